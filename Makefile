@@ -1,0 +1,41 @@
+# Every target bootstraps .venv when it is missing or pyproject.toml changed.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test lint format snapshots-update screenshots serve clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+demo: $(STAMP)  ## open the TUI on the built-in sandbox
+	$(BIN)/folio --demo
+
+test: $(STAMP)  ## the whole test suite (contract tests fetch the public OpenAPI description with npm)
+	$(BIN)/pytest
+
+lint: $(STAMP)  ## what CI checks besides the tests
+	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+format: $(STAMP)
+	$(BIN)/ruff format src tests
+	$(BIN)/ruff check --fix src tests
+
+snapshots-update: $(STAMP)  ## regenerate snapshot SVGs: look at the report before committing them
+	$(BIN)/pytest tests/snapshots --snapshot-update
+
+screenshots: $(STAMP)  ## regenerate screenshots/ from the sandbox
+	$(BIN)/python -m tests.snapshots.screenshots screenshots
+
+serve: $(STAMP)  ## the sandbox over HTTP on 127.0.0.1:8765
+	$(BIN)/folio sandbox serve --host 127.0.0.1 --port 8765
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .cache

@@ -1,0 +1,405 @@
+"""The async client for the GitBook API: one ``httpx.AsyncClient``, resources hung on it as cached properties.
+
+    client = GitBookClient(token=Token("..."))            # the real service
+    client = GitBookClient(token=..., transport=t)          # any httpx transport: the sandbox, a test double
+    space = await client.spaces.get("space-id")
+    async for cr in client.change_requests.list("space-id", status="open"): ...
+
+Every request goes through :meth:`GitBookClient.request`, which applies the timeouts, the parallel-read cap, the
+retry policy of the operation, and turns every failure into an error of :mod:`folio.api.errors`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Generator
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import urlsplit
+
+import httpx
+from pydantic import TypeAdapter, ValidationError
+
+from folio import __version__
+from folio.api import errors
+from folio.api.pagination import summarize_validation
+from folio.api.retry import NOT_SENT, RETRYABLE_STATUS_FOR_READS, RetryPolicy, parse_wait
+from folio.api.token import Token
+
+if TYPE_CHECKING:
+    from folio.api.resources.agent_instructions import AgentInstructionsResource
+    from folio.api.resources.change_requests import ChangeRequestsResource
+    from folio.api.resources.collections import CollectionsResource
+    from folio.api.resources.comments import CommentsResource
+    from folio.api.resources.content import ContentResource
+    from folio.api.resources.conversations import ConversationsResource
+    from folio.api.resources.members import MembersResource
+    from folio.api.resources.openapi import OpenAPIResource
+    from folio.api.resources.organizations import OrganizationsResource
+    from folio.api.resources.reviews import ReviewsResource
+    from folio.api.resources.saml import SamlResource
+    from folio.api.resources.site_sections import SiteSectionsResource
+    from folio.api.resources.site_spaces import SiteSpacesResource
+    from folio.api.resources.sites import SitesResource
+    from folio.api.resources.spaces import SpacesResource
+    from folio.api.resources.teams import TeamsResource
+    from folio.api.resources.translations import TranslationsResource
+    from folio.api.resources.users import UsersResource
+
+__all__ = ["DEFAULT_BASE_URL", "GitBookClient", "Timeouts"]
+
+log = logging.getLogger("folio.api")
+
+DEFAULT_BASE_URL = "https://api.gitbook.com"
+M = TypeVar("M")
+
+
+class Timeouts:
+    """Connect and read timeouts for each attempt, and an overall cap that holds even where the transport ignores
+    httpx's own timeouts (the in-process sandbox)."""
+
+    def __init__(self, connect: float = 10.0, read: float = 30.0, total: float = 60.0) -> None:
+        self.connect = connect
+        self.read = read
+        self.total = total
+
+    def httpx(self) -> httpx.Timeout:
+        return httpx.Timeout(self.read, connect=self.connect, pool=self.connect)
+
+
+class _BearerAuth(httpx.Auth):
+    """Adds the bearer header, and only on requests to the configured service's scheme, host and port."""
+
+    def __init__(self, token: Token | None, origin: tuple[str, str, int | None]) -> None:
+        self._token = token
+        self._origin = origin
+
+    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        url = request.url
+        if self._token is not None and (url.scheme, url.host, url.port) == self._origin:
+            request.headers["Authorization"] = "Bearer " + self._token.reveal()
+        yield request
+
+
+def _origin(base_url: str) -> tuple[str, str, int | None]:
+    url = httpx.URL(base_url)
+    return (url.scheme, url.host, url.port)
+
+
+class GitBookClient:
+    """Async client for the whole API (spec section 4 and the extra operations review needs)."""
+
+    def __init__(
+        self,
+        *,
+        token: Token | str | None,
+        base_url: str = DEFAULT_BASE_URL,
+        transport: httpx.AsyncBaseTransport | None = None,
+        timeouts: Timeouts | None = None,
+        retry: RetryPolicy | None = None,
+        max_parallel: int = 6,
+    ) -> None:
+        if isinstance(token, str):
+            token = Token(token)
+        self.token = token
+        base_url = base_url.rstrip("/")
+        if base_url.endswith("/v1"):
+            base_url = base_url[:-3]
+        self.base_url = base_url
+        self.timeouts = timeouts or Timeouts()
+        self.retry = retry or RetryPolicy()
+        self._limiter = asyncio.Semaphore(max_parallel)
+        self._not_offered: set[str] = set()
+        self._http = httpx.AsyncClient(
+            base_url=base_url + "/v1",
+            transport=transport,
+            auth=_BearerAuth(token, _origin(base_url)),
+            timeout=self.timeouts.httpx(),
+            headers={"User-Agent": f"folio-tui/{__version__}", "Accept": "application/json"},
+            follow_redirects=False,
+        )
+
+    # -- lifecycle --------------------------------------------------------------------------------------------
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def __aenter__(self) -> GitBookClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def __repr__(self) -> str:
+        return f"GitBookClient(base_url={self.base_url!r}, token={self.token!r})"
+
+    @property
+    def host(self) -> str:
+        return urlsplit(self.base_url).netloc
+
+    # -- the one request path ----------------------------------------------------------------------------------
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: dict[str, Any] | None = None,
+        json: Any = None,
+        idempotent: bool | None = None,
+        optional: str | None = None,
+        probe: str | None = None,
+    ) -> httpx.Response:
+        """Send a request and return the successful response, or raise an :class:`errors.ApiError`.
+
+        ``idempotent`` (default: True for GET and DELETE, False otherwise) says whether the operation may be sent
+        again after it may have reached the service. ``optional`` names an operation that some services do not
+        offer: a 404 or 405 for it, when ``probe`` (a GET of its parent) succeeds, raises
+        :class:`errors.NotOffered` and later calls fail at once.
+        """
+        method = method.upper()
+        if idempotent is None:
+            idempotent = method in ("GET", "HEAD", "DELETE")
+        if optional and optional in self._not_offered:
+            raise errors.NotOffered(method=method, path=path, status=404)
+        if params:
+            params = {k: _query_value(v) for k, v in params.items() if v is not None}
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                response = await self._send_once(method, path, params=params, json=json)
+            except errors.TransportError as exc:
+                cause = exc.__cause__
+                safe = idempotent or isinstance(cause, NOT_SENT)
+                if not safe or attempt >= self.retry.attempts:
+                    raise
+                await self.retry.sleep(self.retry.backoff(attempt))
+                continue
+            if response.is_success:
+                return response
+            error = self._error_for(response, method, path)
+            if isinstance(error, errors.RateLimited):
+                wait = error.retry_after if error.retry_after is not None else self.retry.backoff(attempt)
+                if attempt >= self.retry.attempts or wait > self.retry.max_rate_limit_wait:
+                    raise error
+                log.info("rate limited on %s %s: waiting %.1fs", method, path, wait)
+                await self.retry.sleep(wait)
+                continue
+            if idempotent and response.status_code in RETRYABLE_STATUS_FOR_READS and attempt < self.retry.attempts:
+                await self.retry.sleep(self.retry.backoff(attempt))
+                continue
+            if optional and response.status_code in (404, 405, 501):
+                if response.status_code != 404 or await self._probe_ok(probe):
+                    self._not_offered.add(optional)
+                    raise errors.NotOffered(method=method, path=path, status=response.status_code)
+            raise error
+
+    async def _send_once(
+        self, method: str, path: str, *, params: dict[str, Any] | None, json: Any
+    ) -> httpx.Response:
+        started = time.perf_counter()
+        try:
+            async with self._limiter, asyncio.timeout(self.timeouts.total):
+                response = await self._http.request(method, path, params=params, json=json)
+                await response.aread()
+        except (TimeoutError, httpx.TimeoutException) as exc:
+            log.warning("%s %s timed out", method, path)
+            raise errors.RequestTimeout(method=method, path=path) from exc
+        except httpx.TransportError as exc:
+            log.warning("%s %s failed: %s", method, path, type(exc).__name__)
+            message = "Could not reach the service" if isinstance(exc, NOT_SENT) else "The connection was lost"
+            raise errors.TransportError(
+                f"{message} ({type(exc).__name__}).", method=method, path=path
+            ) from exc
+        log.debug("%s %s -> %s in %.0f ms", method, path, response.status_code,
+                  (time.perf_counter() - started) * 1000)
+        return response
+
+    async def _probe_ok(self, probe: str | None) -> bool:
+        if probe is None:
+            return False
+        try:
+            await self.request("GET", probe)
+        except errors.ApiError:
+            return False
+        return True
+
+    @staticmethod
+    def _error_for(response: httpx.Response, method: str, path: str) -> errors.StatusError:
+        message: str | None = None
+        code: str | int | None = None
+        try:
+            body = response.json()
+        except ValueError:
+            body = None
+        if isinstance(body, dict):
+            err = body.get("error")
+            if isinstance(err, dict):
+                message = err.get("message") if isinstance(err.get("message"), str) else None
+                code = err.get("code") if isinstance(err.get("code"), (str, int)) else None
+            elif isinstance(err, str):
+                message = err
+            elif isinstance(body.get("message"), str):
+                message = body["message"]
+        elif response.text and "json" not in response.headers.get("content-type", "") and len(response.text) < 300:
+            message = response.text.strip() or None
+        retry_after = parse_wait(response.headers) if response.status_code == 429 else None
+        return errors.status_error(
+            response.status_code, message, method=method, path=path, code=code, retry_after=retry_after
+        )
+
+    # -- JSON and models -----------------------------------------------------------------------------------------
+
+    async def request_json(self, method: str, path: str, **kw: Any) -> Any:
+        """The decoded JSON body, or None for an empty one (204, 205)."""
+        response = await self.request(method, path, **kw)
+        if response.status_code in (204, 205) or not response.content:
+            return None
+        try:
+            return response.json()
+        except ValueError:
+            raise errors.ResponseError(
+                "The service's answer was not valid JSON.", method=method, path=path, status=response.status_code
+            ) from None
+
+    async def request_model(self, model: type[M] | Any, method: str, path: str, **kw: Any) -> M:
+        data = await self.request_json(method, path, **kw)
+        return parse(model, data, method=method, path=path)
+
+    # -- resources -----------------------------------------------------------------------------------------------
+
+    @cached_property
+    def organizations(self) -> OrganizationsResource:
+        from folio.api.resources.organizations import OrganizationsResource
+
+        return OrganizationsResource(self)
+
+    @cached_property
+    def users(self) -> UsersResource:
+        from folio.api.resources.users import UsersResource
+
+        return UsersResource(self)
+
+    @cached_property
+    def members(self) -> MembersResource:
+        from folio.api.resources.members import MembersResource
+
+        return MembersResource(self)
+
+    @cached_property
+    def teams(self) -> TeamsResource:
+        from folio.api.resources.teams import TeamsResource
+
+        return TeamsResource(self)
+
+    @cached_property
+    def saml(self) -> SamlResource:
+        from folio.api.resources.saml import SamlResource
+
+        return SamlResource(self)
+
+    @cached_property
+    def collections(self) -> CollectionsResource:
+        from folio.api.resources.collections import CollectionsResource
+
+        return CollectionsResource(self)
+
+    @cached_property
+    def spaces(self) -> SpacesResource:
+        from folio.api.resources.spaces import SpacesResource
+
+        return SpacesResource(self)
+
+    @cached_property
+    def content(self) -> ContentResource:
+        from folio.api.resources.content import ContentResource
+
+        return ContentResource(self)
+
+    @cached_property
+    def change_requests(self) -> ChangeRequestsResource:
+        from folio.api.resources.change_requests import ChangeRequestsResource
+
+        return ChangeRequestsResource(self)
+
+    @cached_property
+    def reviews(self) -> ReviewsResource:
+        from folio.api.resources.reviews import ReviewsResource
+
+        return ReviewsResource(self)
+
+    @cached_property
+    def comments(self) -> CommentsResource:
+        from folio.api.resources.comments import CommentsResource
+
+        return CommentsResource(self)
+
+    @cached_property
+    def sites(self) -> SitesResource:
+        from folio.api.resources.sites import SitesResource
+
+        return SitesResource(self)
+
+    @cached_property
+    def site_sections(self) -> SiteSectionsResource:
+        from folio.api.resources.site_sections import SiteSectionsResource
+
+        return SiteSectionsResource(self)
+
+    @cached_property
+    def site_spaces(self) -> SiteSpacesResource:
+        from folio.api.resources.site_spaces import SiteSpacesResource
+
+        return SiteSpacesResource(self)
+
+    @cached_property
+    def openapi(self) -> OpenAPIResource:
+        from folio.api.resources.openapi import OpenAPIResource
+
+        return OpenAPIResource(self)
+
+    @cached_property
+    def conversations(self) -> ConversationsResource:
+        from folio.api.resources.conversations import ConversationsResource
+
+        return ConversationsResource(self)
+
+    @cached_property
+    def translations(self) -> TranslationsResource:
+        from folio.api.resources.translations import TranslationsResource
+
+        return TranslationsResource(self)
+
+    @cached_property
+    def agent_instructions(self) -> AgentInstructionsResource:
+        from folio.api.resources.agent_instructions import AgentInstructionsResource
+
+        return AgentInstructionsResource(self)
+
+
+def _query_value(value: Any) -> Any:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
+_adapters: dict[Any, TypeAdapter[Any]] = {}
+
+
+def parse(model: Any, data: Any, *, method: str, path: str) -> Any:
+    """Validate ``data`` as ``model``; a mismatch is a :class:`errors.ResponseError` naming where, not what."""
+    adapter = _adapters.get(model)
+    if adapter is None:
+        adapter = _adapters[model] = TypeAdapter(model)
+    try:
+        return adapter.validate_python(data)
+    except ValidationError as exc:
+        raise errors.ResponseError(
+            "The service's answer did not have the expected shape: " + summarize_validation(exc),
+            method=method, path=path,
+        ) from None
+
+

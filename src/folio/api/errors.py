@@ -1,0 +1,191 @@
+"""Every way a call to the service can fail, as one small tree.
+
+    ApiError                      base: method, path, status (when there was one), message in plain words
+    ├── InvalidRequest            caught before sending: a limit or pattern of the spec (field, problem, limit)
+    ├── TransportError            the request did not complete: connection refused, reset, dropped
+    │   └── RequestTimeout        connect, read or overall timeout
+    ├── ResponseError             the service answered something we cannot use: malformed JSON, wrong shape
+    └── StatusError               the service answered with an error status and (usually) its own message
+        ├── BadRequest            400
+        ├── Unauthorized          401  the token is missing, wrong or expired
+        ├── Forbidden             403
+        ├── NotFound              404
+        │   └── NotOffered        this service does not offer the operation at all (not the resource missing)
+        ├── Conflict              409
+        ├── PreconditionFailed    412
+        ├── Unprocessable         422
+        ├── RateLimited           429  with ``retry_after`` seconds when the service said
+        └── ServerError           5xx
+
+No error ever carries the token: messages are built from the method, the path (no query string) and the
+service's own words, which are cut to a sane length.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ApiError",
+    "BadRequest",
+    "Conflict",
+    "Forbidden",
+    "InvalidRequest",
+    "NotFound",
+    "NotOffered",
+    "PreconditionFailed",
+    "RateLimited",
+    "RequestTimeout",
+    "ResponseError",
+    "ServerError",
+    "StatusError",
+    "TransportError",
+    "Unauthorized",
+    "Unprocessable",
+    "status_error",
+]
+
+_MAX_MESSAGE = 500
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _MAX_MESSAGE else text[: _MAX_MESSAGE - 1] + "…"
+
+
+class ApiError(Exception):
+    """Base of every error the API layer raises."""
+
+    default_message = "The request failed."
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        method: str = "",
+        path: str = "",
+        status: int | None = None,
+    ) -> None:
+        self.message = _clip(message or self.default_message)
+        self.method = method
+        self.path = path
+        self.status = status
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        """One line a person can read: what failed, where, and what the service said."""
+        where = f"{self.method} {self.path}".strip()
+        status = f" ({self.status})" if self.status else ""
+        return f"{self.message}{status}" + (f" — {where}" if where else "")
+
+
+class InvalidRequest(ApiError):
+    """A value breaks a limit or pattern of the spec; nothing was sent."""
+
+    def __init__(self, field: str, problem: str, limit: str, *, method: str = "", path: str = "") -> None:
+        self.field = field
+        self.problem = problem
+        self.limit = limit
+        super().__init__(f"{field}: {problem} ({limit})", method=method, path=path)
+
+
+class TransportError(ApiError):
+    default_message = "Could not reach the service."
+
+
+class RequestTimeout(TransportError):
+    default_message = "The service did not answer in time."
+
+
+class ResponseError(ApiError):
+    default_message = "The service answered with something Folio could not read."
+
+
+class StatusError(ApiError):
+    default_message = "The service refused the request."
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        method: str = "",
+        path: str = "",
+        status: int | None = None,
+        code: str | int | None = None,
+    ) -> None:
+        self.code = code
+        super().__init__(message, method=method, path=path, status=status)
+
+
+class BadRequest(StatusError):
+    default_message = "The service rejected the request as invalid."
+
+
+class Unauthorized(StatusError):
+    default_message = "The token was refused: it is missing, wrong or expired."
+
+
+class Forbidden(StatusError):
+    default_message = "You do not have permission to do this."
+
+
+class NotFound(StatusError):
+    default_message = "Not found: it may have been deleted or moved."
+
+
+class NotOffered(NotFound):
+    """The service has no such operation (an older or newer service than the spec describes)."""
+
+    default_message = "This service does not offer this operation."
+
+
+class Conflict(StatusError):
+    default_message = "The request conflicts with the current state."
+
+
+class PreconditionFailed(StatusError):
+    default_message = "A precondition of the request failed."
+
+
+class Unprocessable(StatusError):
+    default_message = "The service could not process the request."
+
+
+class RateLimited(StatusError):
+    default_message = "Too many requests: the service asks to slow down."
+
+    def __init__(self, message: str | None = None, *, retry_after: float | None = None, **kw: object) -> None:
+        self.retry_after = retry_after
+        super().__init__(message, **kw)  # type: ignore[arg-type]
+
+
+class ServerError(StatusError):
+    default_message = "The service had an internal error."
+
+
+_BY_STATUS: dict[int, type[StatusError]] = {
+    400: BadRequest,
+    401: Unauthorized,
+    403: Forbidden,
+    404: NotFound,
+    405: NotOffered,
+    409: Conflict,
+    412: PreconditionFailed,
+    422: Unprocessable,
+    429: RateLimited,
+    501: NotOffered,
+}
+
+
+def status_error(
+    status: int,
+    message: str | None,
+    *,
+    method: str,
+    path: str,
+    code: str | int | None = None,
+    retry_after: float | None = None,
+) -> StatusError:
+    """The error class for an HTTP status, filled in."""
+    cls = _BY_STATUS.get(status) or (ServerError if status >= 500 else StatusError)
+    if cls is RateLimited:
+        return RateLimited(message, retry_after=retry_after, method=method, path=path, status=status, code=code)
+    return cls(message, method=method, path=path, status=status, code=code)

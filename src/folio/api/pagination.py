@@ -1,0 +1,113 @@
+"""Lists: an async iterator over every item of every page, following ``next.page``, and a way to fetch one page."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from pydantic import TypeAdapter, ValidationError
+
+from folio.api.errors import InvalidRequest, ResponseError
+from folio.api.limits import LIST_LIMIT_MAX
+from folio.models.common import ListEnvelope
+
+if TYPE_CHECKING:
+    from folio.api.client import GitBookClient
+
+__all__ = ["Paginator"]
+
+T = TypeVar("T")
+
+
+@lru_cache(maxsize=256)
+def _envelope_adapter(item_type: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(ListEnvelope[item_type])  # type: ignore[valid-type]
+
+
+def parse_envelope(item_type: Any, data: Any, *, method: str, path: str) -> ListEnvelope[Any]:
+    try:
+        return _envelope_adapter(item_type).validate_python(data)  # type: ignore[no-any-return]
+    except ValidationError as exc:
+        raise ResponseError(
+            "The service sent a list Folio could not read: " + summarize_validation(exc),
+            method=method, path=path,
+        ) from None
+
+
+def summarize_validation(exc: ValidationError, most: int = 3) -> str:
+    """Where the shape was wrong, without echoing the (possibly huge, possibly hostile) values."""
+    parts = []
+    for err in exc.errors()[:most]:
+        loc = ".".join(str(p) for p in err["loc"]) or "(body)"
+        parts.append(f"{loc}: {err['msg']}")
+    more = exc.error_count() - most
+    return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
+
+
+class Paginator(Generic[T]):
+    """Every item of a paged list. ``async for item in paginator`` walks all pages; :meth:`fetch` gets one."""
+
+    def __init__(
+        self,
+        client: GitBookClient,
+        path: str,
+        item_type: type[T] | Any,
+        params: dict[str, Any] | None = None,
+        *,
+        limit: int | None = None,
+        optional: str | None = None,
+        probe: str | None = None,
+    ) -> None:
+        if limit is not None and not 1 <= limit <= LIST_LIMIT_MAX:
+            raise InvalidRequest("limit", f"{limit} is out of range", f"1..{LIST_LIMIT_MAX}", method="GET", path=path)
+        self._client = client
+        self.path = path
+        self.item_type = item_type
+        self.params = {k: v for k, v in (params or {}).items() if v is not None}
+        self.limit = limit
+        self._optional = optional
+        self._probe = probe
+
+    async def fetch(self, page: str | None = None, *, limit: int | None = None) -> ListEnvelope[T]:
+        """One page of results; ``page`` is the ``next.page`` of the page before (None for the first)."""
+        params = dict(self.params)
+        lim = limit if limit is not None else self.limit
+        if lim is not None:
+            if not 1 <= lim <= LIST_LIMIT_MAX:
+                raise InvalidRequest("limit", f"{lim} is out of range", f"1..{LIST_LIMIT_MAX}",
+                                     method="GET", path=self.path)
+            params["limit"] = lim
+        if page is not None:
+            params["page"] = page
+        data = await self._client.request_json(
+            "GET", self.path, params=params, optional=self._optional, probe=self._probe
+        )
+        return parse_envelope(self.item_type, data, method="GET", path=self.path)
+
+    async def pages(self) -> AsyncIterator[ListEnvelope[T]]:
+        seen: set[str] = set()
+        page: str | None = None
+        while True:
+            envelope = await self.fetch(page)
+            yield envelope
+            page = envelope.next_page
+            if page is None:
+                return
+            if page in seen:
+                raise ResponseError("The service's list paging went in a circle.", method="GET", path=self.path)
+            seen.add(page)
+
+    async def __aiter__(self) -> AsyncIterator[T]:
+        async for envelope in self.pages():
+            for item in envelope.items:
+                yield item
+
+    async def collect(self, most: int | None = None) -> list[T]:
+        """All items (or the first ``most``) as a list."""
+        out: list[T] = []
+        async for item in self:
+            out.append(item)
+            if most is not None and len(out) >= most:
+                break
+        return out
