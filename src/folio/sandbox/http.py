@@ -1,0 +1,117 @@
+"""Small helpers every route module uses: reading the request, answering in the service's forms."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from folio.sandbox.errors import bad_request, not_found
+from folio.sandbox.state import Record, SandboxState
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+class SandboxRoute(Route):
+    """A route that knows whether the current public description of the service offers it.
+
+    ``optional=True`` marks operations of the spec that the current public description lacks; a sandbox built
+    with ``offer_optional=False`` leaves them out, as such a service would.
+    """
+
+    def __init__(self, path: str, endpoint: Handler, *, methods: list[str], optional: bool = False) -> None:
+        super().__init__(path, endpoint, methods=methods)
+        self.optional = optional
+
+
+def route(method: str, path: str, *, optional: bool = False) -> Callable[[Handler], SandboxRoute]:
+    """Decorator form: ``@route("GET", "/spaces/{spaceId}")`` above a handler, collected in a module list."""
+
+    def wrap(handler: Handler) -> SandboxRoute:
+        return SandboxRoute(path, handler, methods=[method], optional=optional)
+
+    return wrap
+
+
+def state_of(request: Request) -> SandboxState:
+    return request.app.state.sandbox  # type: ignore[no-any-return]
+
+
+def current_user(request: Request) -> str:
+    """The id of the user the bearer token belongs to (set by the auth middleware)."""
+    return request.scope["folio.user"]  # type: ignore[no-any-return]
+
+
+async def json_body(request: Request, *, required: bool = True) -> dict[str, Any]:
+    raw = await request.body()
+    if not raw:
+        if required:
+            raise bad_request("A JSON request body is required")
+        return {}
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise bad_request("The request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise bad_request("The request body must be a JSON object")
+    return data
+
+
+def ok(data: Any, status: int = 200) -> JSONResponse:
+    return JSONResponse(data, status_code=status)
+
+
+def created(data: Any) -> JSONResponse:
+    return JSONResponse(data, status_code=201)
+
+
+def empty(status: int = 204) -> Response:
+    return Response(status_code=status)
+
+
+def deleted(existed: bool) -> Response:
+    """The service's delete answers: 205 when something was deleted, 204 when it did not exist."""
+    return Response(status_code=205 if existed else 204)
+
+
+def query_bool(request: Request, name: str, default: bool | None = None) -> bool | None:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if raw.lower() in ("true", "1", "yes"):
+        return True
+    if raw.lower() in ("false", "0", "no"):
+        return False
+    raise bad_request(f"{name} must be true or false")
+
+
+def require(store: dict[str, Record], key: str, what: str) -> Record:
+    record = store.get(key)
+    if record is None:
+        raise not_found(f"No matching {what} found for {key!r}")
+    return record
+
+
+def field_str(body: dict[str, Any], name: str, *, required: bool = False, min: int = 0,
+              max: int | None = None, nullable: bool = False) -> Any:
+    """A string field of a request body checked against the spec's limits (400 with the field named)."""
+    if name not in body:
+        if required:
+            raise bad_request(f"{name} is required")
+        return None
+    value = body[name]
+    if value is None:
+        if nullable:
+            return None
+        raise bad_request(f"{name} must not be null")
+    if not isinstance(value, str):
+        raise bad_request(f"{name} must be a string")
+    if len(value) < min:
+        raise bad_request(f"{name} must be at least {min} characters")
+    if max is not None and len(value) > max:
+        raise bad_request(f"{name} must be at most {max} characters")
+    return value
