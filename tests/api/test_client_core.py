@@ -1,0 +1,246 @@
+"""The client's one request path against the sandbox: errors in words, retries decided per operation,
+rate limits, timeouts, lost connections and answers that do not fit the models."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+import uvicorn
+
+from folio.api import GitBookClient, RetryPolicy, Timeouts, Token
+from folio.api import errors
+from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
+from tests.conftest import SANDBOX_URL, TOKEN
+
+
+def make_client(app, sleeps: list[float] | None = None, **kw) -> GitBookClient:  # type: ignore[no-untyped-def]
+    record = sleeps if sleeps is not None else []
+
+    async def sleep(seconds: float) -> None:
+        record.append(seconds)
+
+    kw.setdefault("retry", RetryPolicy(sleep=sleep))
+    return GitBookClient(token=Token(TOKEN), base_url=SANDBOX_URL, transport=SandboxTransport(app), **kw)
+
+
+def faulty(state: SandboxState, **faults) -> tuple:  # type: ignore[no-untyped-def]
+    f = Faults(**faults)
+    return create_app(state, faults=f), f
+
+
+async def test_unknown_route_is_not_found_with_the_services_words(client: GitBookClient) -> None:
+    with pytest.raises(errors.NotFound) as caught:
+        await client.request_json("GET", "/no/such/thing")
+    assert caught.value.status == 404
+    assert "No route matches" in caught.value.message
+    assert "GET /no/such/thing" in caught.value.describe()
+
+
+async def test_missing_token_is_unauthorized(app) -> None:  # type: ignore[no-untyped-def]
+    async with GitBookClient(token=None, base_url=SANDBOX_URL, transport=SandboxTransport(app)) as anon:
+        with pytest.raises(errors.Unauthorized) as caught:
+            await anon.request_json("GET", "/")
+    assert caught.value.message == "Authentication required"
+
+
+async def test_refused_token_is_unauthorized(state: SandboxState) -> None:
+    state.tokens = {"the-right-one": state.default_user}
+    async with make_client(create_app(state)) as c:
+        with pytest.raises(errors.Unauthorized) as caught:
+            await c.request_json("GET", "/")
+    assert "invalid or expired" in caught.value.message
+
+
+@pytest.mark.parametrize(("retry_after", "expected"), [(2.5, [2.5]), (None, None)])
+async def test_429_waits_then_succeeds(state: SandboxState, retry_after, expected) -> None:  # type: ignore[no-untyped-def]
+    app, _ = faulty(state, burst_429=1, retry_after=retry_after)
+    sleeps: list[float] = []
+    async with make_client(app, sleeps) as c:
+        assert await c.request_json("GET", "/") == {"version": "sandbox", "build": "folio"}
+    assert len(sleeps) == 1
+    if expected is not None:
+        assert sleeps == expected
+    else:  # no header: jittered backoff within the first step's cap
+        assert 0 <= sleeps[0] <= 0.25
+
+
+async def test_429_asking_too_long_a_wait_is_raised_with_its_wait(state: SandboxState) -> None:
+    app, _ = faulty(state, burst_429=1, retry_after=600)
+    sleeps: list[float] = []
+    async with make_client(app, sleeps) as c:
+        with pytest.raises(errors.RateLimited) as caught:
+            await c.request_json("GET", "/")
+    assert caught.value.retry_after == 600
+    assert sleeps == []
+
+
+async def test_429_on_a_write_is_retried_because_nothing_was_done(state: SandboxState) -> None:
+    app, _ = faulty(state, burst_429=2, retry_after=1)
+    sleeps: list[float] = []
+    async with make_client(app, sleeps) as c:
+        await c.request_json("POST", f"/orgs/{state.demo_org}/ping")
+    assert sleeps == [1.0, 1.0]
+
+
+async def test_server_errors_on_reads_are_retried_then_raised(state: SandboxState) -> None:
+    app, _ = faulty(state, error_rate=1.0)
+    sleeps: list[float] = []
+    async with make_client(app, sleeps) as c:
+        with pytest.raises(errors.ServerError) as caught:
+            await c.request_json("GET", "/")
+    assert caught.value.status in (500, 502, 503)
+    assert caught.value.message == "Injected server error"
+    assert len(sleeps) == 3  # four attempts, three waits
+
+
+async def test_server_errors_on_writes_are_not_retried(state: SandboxState) -> None:
+    app, _ = faulty(state, error_rate=1.0)
+    sleeps: list[float] = []
+    async with make_client(app, sleeps) as c:
+        with pytest.raises(errors.ServerError):
+            await c.request_json("POST", f"/orgs/{state.demo_org}/collections", json={"title": "X"})
+    assert sleeps == []
+
+
+async def test_dropped_connection_on_a_read_is_retried_then_raised(state: SandboxState) -> None:
+    app, faults = faulty(state, drop_rate=1.0)
+    sleeps: list[float] = []
+    async with make_client(app, sleeps) as c:
+        with pytest.raises(errors.TransportError) as caught:
+            await c.request_json("GET", "/")
+    assert "connection was lost" in caught.value.message
+    assert faults._count == 4
+
+
+async def test_a_write_whose_answer_is_lost_is_not_sent_again(state: SandboxState) -> None:
+    app, faults = faulty(state, drop_after_write=1.0)
+    before = {c["id"] for c in state.collections.values()}
+    sleeps: list[float] = []
+    async with make_client(app, sleeps) as c:
+        with pytest.raises(errors.TransportError):
+            await c.collections.create(state.demo_org, title="Only once")
+    created = [c for cid, c in state.collections.items() if cid not in before]
+    assert [c["title"] for c in created] == ["Only once"]
+    assert faults._count == 1 and sleeps == []
+
+
+async def test_malformed_json_is_a_response_error(state: SandboxState) -> None:
+    app, _ = faulty(state, malformed_rate=1.0)
+    async with make_client(app) as c:
+        with pytest.raises(errors.ResponseError) as caught:
+            await c.request_json("GET", "/")
+    assert "not valid JSON" in caught.value.message
+
+
+async def test_a_missing_required_field_is_a_response_error_naming_it(state: SandboxState) -> None:
+    app, _ = faulty(state, strip_field="id")
+    async with make_client(app) as c:
+        with pytest.raises(errors.ResponseError) as caught:
+            await c.organizations.get(state.demo_org)
+    assert "id" in caught.value.message and "Field required" in caught.value.message
+
+
+async def test_overall_timeout_holds_in_process(state: SandboxState) -> None:
+    app, _ = faulty(state, latency=5.0)
+    async with make_client(app, timeouts=Timeouts(total=0.05), retry=RetryPolicy(attempts=1)) as c:
+        with pytest.raises(errors.RequestTimeout):
+            await c.request_json("GET", "/")
+
+
+async def test_parallel_reads_are_capped(state: SandboxState) -> None:
+    app, faults = faulty(state, latency=0.02)
+    async with make_client(app, max_parallel=3) as c:
+        await asyncio.gather(*(c.request_json("GET", "/") for _ in range(12)))
+    assert faults.max_in_flight == 3
+
+
+async def test_not_offered_is_told_from_not_found(state: SandboxState) -> None:
+    async with make_client(create_app(state, offer_optional=False)) as c:
+        with pytest.raises(errors.NotOffered):
+            await c.request_json("GET", f"/orgs/{state.demo_org}/conversations-clusters",
+                                 optional="test.clusters", probe=f"/orgs/{state.demo_org}")
+        # Known not offered: the next call fails at once, without a request.
+        with pytest.raises(errors.NotOffered):
+            await c.request_json("GET", "/anything", optional="test.clusters")
+        # A missing parent is still "not found", not "not offered".
+        with pytest.raises(errors.NotFound) as caught:
+            await c.request_json("GET", "/orgs/nope/conversations-clusters",
+                                 optional="test.other", probe="/orgs/nope")
+        assert not isinstance(caught.value, errors.NotOffered)
+
+
+def test_bearer_header_goes_only_to_the_configured_host() -> None:
+    seen: list[httpx.Request] = []
+
+    def record(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json={})
+
+    async def run() -> None:
+        async with GitBookClient(token=TOKEN, base_url="https://api.example.com",
+                                 transport=httpx.MockTransport(record)) as c:
+            await c._http.get("https://api.example.com/v1/")
+            await c._http.get("https://elsewhere.example.org/v1/")
+            await c._http.get("http://api.example.com/v1/")
+
+    asyncio.run(run())
+    assert [r.headers.get("authorization") for r in seen] == [f"Bearer {TOKEN}", None, None]
+
+
+# --- over a real socket -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def served(state: SandboxState) -> Iterator[tuple[str, Faults]]:
+    faults = Faults()
+    config = uvicorn.Config(create_app(state, faults=faults), host="127.0.0.1", port=0, log_level="error",
+                            lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}", faults
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+async def test_read_timeout_over_a_socket(served: tuple[str, Faults]) -> None:
+    url, faults = served
+    faults.latency = 2.0
+    async with GitBookClient(token=TOKEN, base_url=url, timeouts=Timeouts(read=0.2, total=5),
+                             retry=RetryPolicy(attempts=1)) as c:
+        with pytest.raises(errors.RequestTimeout):
+            await c.request_json("GET", "/")
+
+
+async def test_connection_cut_mid_answer_over_a_socket(served: tuple[str, Faults]) -> None:
+    url, faults = served
+    faults.drop_rate = 1.0
+    async with GitBookClient(token=TOKEN, base_url=url, retry=RetryPolicy(attempts=2, base_delay=0.001)) as c:
+        with pytest.raises(errors.TransportError) as caught:
+            await c.request_json("GET", "/")
+    assert "connection was lost" in caught.value.message
+    assert faults._count == 2
+
+
+async def test_connection_refused_is_retried_even_for_writes() -> None:
+    sleeps: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+
+    async with GitBookClient(token=TOKEN, base_url="http://127.0.0.1:9", retry=RetryPolicy(sleep=sleep)) as c:
+        with pytest.raises(errors.TransportError) as caught:
+            await c.request_json("POST", "/orgs/x/collections", json={"title": "t"})
+    assert "Could not reach the service" in caught.value.message
+    assert len(sleeps) == 3
