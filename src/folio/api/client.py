@@ -172,8 +172,7 @@ class GitBookClient:
             try:
                 response = await self._send_once(method, path, params=params, json=json)
             except errors.TransportError as exc:
-                cause = exc.__cause__
-                safe = idempotent or isinstance(cause, NOT_SENT)
+                safe = idempotent or not exc.may_have_reached
                 if not safe or attempt >= self.retry.attempts:
                     raise
                 await self.retry.sleep(self.retry.backoff(attempt))
@@ -205,15 +204,20 @@ class GitBookClient:
             async with self._limiter, asyncio.timeout(self.timeouts.total):
                 response = await self._http.request(method, path, params=params, json=json)
                 await response.aread()
+        # The httpx/httpcore frames below hold the request's headers in their locals: raise without chaining
+        # them, so no traceback (even one printed with its locals) can show the token.
         except (TimeoutError, httpx.TimeoutException) as exc:
             log.warning("%s %s timed out", method, path)
-            raise errors.RequestTimeout(method=method, path=path) from exc
+            timeout = errors.RequestTimeout(method=method, path=path)
+            timeout.may_have_reached = not isinstance(exc, NOT_SENT)
+            raise timeout from None
         except httpx.TransportError as exc:
             log.warning("%s %s failed: %s", method, path, type(exc).__name__)
-            message = "Could not reach the service" if isinstance(exc, NOT_SENT) else "The connection was lost"
-            raise errors.TransportError(
-                f"{message} ({type(exc).__name__}).", method=method, path=path
-            ) from exc
+            not_sent = isinstance(exc, NOT_SENT)
+            message = "Could not reach the service" if not_sent else "The connection was lost"
+            failure = errors.TransportError(f"{message} ({type(exc).__name__}).", method=method, path=path)
+            failure.may_have_reached = not not_sent
+            raise failure from None
         log.debug("%s %s -> %s in %.0f ms", method, path, response.status_code,
                   (time.perf_counter() - started) * 1000)
         return response

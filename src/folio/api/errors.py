@@ -89,6 +89,8 @@ class InvalidRequest(ApiError):
 
 class TransportError(ApiError):
     default_message = "Could not reach the service."
+    may_have_reached = True
+    """False when the request cannot have reached the service (no connection was made): safe to send again."""
 
 
 class RequestTimeout(TransportError):

@@ -44,7 +44,7 @@ Record = dict[str, Any]
 _ALPHABET = string.ascii_letters + string.digits
 
 
-@dataclass
+@dataclass(repr=False)
 class SandboxState:
     clock: Clock = field(default_factory=Clock)
     seed: int = 7
@@ -87,6 +87,10 @@ class SandboxState:
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
         self._counter = 0
+
+    def __repr__(self) -> str:
+        # Never the tokens (they would show in tracebacks' locals), never thousands of records.
+        return f"SandboxState(seed={self.seed}, orgs={len(self.orgs)}, spaces={len(self.spaces)})"
 
     def new_id(self, length: int = 20) -> str:
         """A fresh id in the service's style (letters and digits), deterministic for a seed."""

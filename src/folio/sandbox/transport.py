@@ -12,7 +12,8 @@ class SandboxTransport(httpx.ASGITransport):
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         try:
             return await super().handle_async_request(request)
-        except DroppedConnection as exc:
+        except DroppedConnection:
+            # Not chained: the sandbox's own frames (which hold the request's headers) are not the client's.
             raise httpx.RemoteProtocolError(
                 "Server disconnected without sending a response.", request=request
-            ) from exc
+            ) from None
