@@ -10,9 +10,8 @@ from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pytest
-
 import httpx
+import pytest
 
 from folio.api import GitBookClient, RetryPolicy, Token
 from folio.sandbox import SandboxState, SandboxTransport, create_app
@@ -41,16 +40,17 @@ class RecordingTransport(httpx.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         response = await self.inner.handle_async_request(request)
         content = await response.aread()
-        EXCHANGES.append({
-            "method": request.method,
-            "path": request.url.path.removeprefix("/v1"),
-            "query": list(request.url.params.multi_items()),
-            "request": _json_or_none(request.content),
-            "status": response.status_code,
-            "response": _json_or_none(content),
-        })
-        return httpx.Response(response.status_code, headers=response.headers, content=content,
-                              request=request)
+        EXCHANGES.append(
+            {
+                "method": request.method,
+                "path": request.url.path.removeprefix("/v1"),
+                "query": list(request.url.params.multi_items()),
+                "request": _json_or_none(request.content),
+                "status": response.status_code,
+                "response": _json_or_none(content),
+            }
+        )
+        return httpx.Response(response.status_code, headers=response.headers, content=content, request=request)
 
 
 def _json_or_none(raw: bytes) -> object:

@@ -12,8 +12,7 @@ import httpx
 import pytest
 import uvicorn
 
-from folio.api import GitBookClient, RetryPolicy, Timeouts, Token
-from folio.api import errors
+from folio.api import GitBookClient, RetryPolicy, Timeouts, Token, errors
 from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
 from tests.conftest import SANDBOX_URL, TOKEN
 
@@ -162,15 +161,18 @@ async def test_parallel_reads_are_capped(state: SandboxState) -> None:
 async def test_not_offered_is_told_from_not_found(state: SandboxState) -> None:
     async with make_client(create_app(state, offer_optional=False)) as c:
         with pytest.raises(errors.NotOffered):
-            await c.request_json("GET", f"/orgs/{state.demo_org}/conversations-clusters",
-                                 optional="test.clusters", probe=f"/orgs/{state.demo_org}")
+            await c.request_json(
+                "GET",
+                f"/orgs/{state.demo_org}/conversations-clusters",
+                optional="test.clusters",
+                probe=f"/orgs/{state.demo_org}",
+            )
         # Known not offered: the next call fails at once, without a request.
         with pytest.raises(errors.NotOffered):
             await c.request_json("GET", "/anything", optional="test.clusters")
         # A missing parent is still "not found", not "not offered".
         with pytest.raises(errors.NotFound) as caught:
-            await c.request_json("GET", "/orgs/nope/conversations-clusters",
-                                 optional="test.other", probe="/orgs/nope")
+            await c.request_json("GET", "/orgs/nope/conversations-clusters", optional="test.other", probe="/orgs/nope")
         assert not isinstance(caught.value, errors.NotOffered)
 
 
@@ -182,8 +184,9 @@ def test_bearer_header_goes_only_to_the_configured_host() -> None:
         return httpx.Response(200, json={})
 
     async def run() -> None:
-        async with GitBookClient(token=TOKEN, base_url="https://api.example.com",
-                                 transport=httpx.MockTransport(record)) as c:
+        async with GitBookClient(
+            token=TOKEN, base_url="https://api.example.com", transport=httpx.MockTransport(record)
+        ) as c:
             await c._http.get("https://api.example.com/v1/")
             await c._http.get("https://elsewhere.example.org/v1/")
             await c._http.get("http://api.example.com/v1/")
@@ -198,8 +201,9 @@ def test_bearer_header_goes_only_to_the_configured_host() -> None:
 @pytest.fixture
 def served(state: SandboxState) -> Iterator[tuple[str, Faults]]:
     faults = Faults()
-    config = uvicorn.Config(create_app(state, faults=faults), host="127.0.0.1", port=0, log_level="error",
-                            lifespan="off")
+    config = uvicorn.Config(
+        create_app(state, faults=faults), host="127.0.0.1", port=0, log_level="error", lifespan="off"
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -217,8 +221,9 @@ def served(state: SandboxState) -> Iterator[tuple[str, Faults]]:
 async def test_read_timeout_over_a_socket(served: tuple[str, Faults]) -> None:
     url, faults = served
     faults.latency = 2.0
-    async with GitBookClient(token=TOKEN, base_url=url, timeouts=Timeouts(read=0.2, total=5),
-                             retry=RetryPolicy(attempts=1)) as c:
+    async with GitBookClient(
+        token=TOKEN, base_url=url, timeouts=Timeouts(read=0.2, total=5), retry=RetryPolicy(attempts=1)
+    ) as c:
         with pytest.raises(errors.RequestTimeout):
             await c.request_json("GET", "/")
 

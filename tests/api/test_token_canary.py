@@ -8,8 +8,7 @@ import traceback
 
 import pytest
 
-from folio.api import GitBookClient, RetryPolicy, Token
-from folio.api import errors
+from folio.api import GitBookClient, RetryPolicy, Token, errors
 from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
 from tests.conftest import SANDBOX_URL
 
@@ -32,13 +31,17 @@ async def _no_sleep(seconds: float) -> None:
     ],
     ids=["ok", "5xx", "dropped", "429", "malformed", "missing-field"],
 )
-async def test_canary_never_leaks(state: SandboxState, faults: Faults, caplog: pytest.LogCaptureFixture,
-                                  capsys: pytest.CaptureFixture[str]) -> None:
+async def test_canary_never_leaks(
+    state: SandboxState, faults: Faults, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
     state.tokens = {CANARY: state.default_user}
     caplog.set_level(logging.DEBUG)
-    client = GitBookClient(token=Token(CANARY), base_url=SANDBOX_URL,
-                           transport=SandboxTransport(create_app(state, faults=faults)),
-                           retry=RetryPolicy(sleep=_no_sleep))
+    client = GitBookClient(
+        token=Token(CANARY),
+        base_url=SANDBOX_URL,
+        transport=SandboxTransport(create_app(state, faults=faults)),
+        retry=RetryPolicy(sleep=_no_sleep),
+    )
     texts = [repr(client), str(client.token), f"{client.token}", repr(client._http.headers)]
     try:
         await client.organizations.get(state.demo_org)
@@ -57,7 +60,7 @@ async def test_canary_never_leaks(state: SandboxState, faults: Faults, caplog: p
 
 def test_token_type_redacts_itself() -> None:
     token = Token(CANARY)
-    assert CANARY not in repr(token) + str(token) + f"{token!r} {token}" + "%s" % token
+    assert CANARY not in repr(token) + str(token) + f"{token!r} {token}" + f"{token}"
     assert token.reveal() == CANARY
     with pytest.raises(TypeError):
         import pickle

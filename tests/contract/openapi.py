@@ -37,8 +37,13 @@ def fetch() -> Path:
         pytest.skip(message)
     CACHE.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        out = subprocess.run([npm, "pack", PACKAGE, "--silent", "--pack-destination", tmp],
-                             capture_output=True, text=True, timeout=300, check=True)
+        out = subprocess.run(
+            [npm, "pack", PACKAGE, "--silent", "--pack-destination", tmp],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        )
         tarball = Path(tmp) / out.stdout.strip().splitlines()[-1]
         with tarfile.open(tarball) as tar:
             member = tar.getmember("package/spec/openapi.json")

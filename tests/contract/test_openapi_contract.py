@@ -38,8 +38,14 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     # Run alone: record the API tests in a subprocess.
     out = tmp_path_factory.mktemp("contract") / "recorded.json"
     env = {**os.environ, "FOLIO_RECORD_EXCHANGES": str(out)}
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "tests/api"],
-                   cwd=ROOT, env=env, check=True, capture_output=True, timeout=900)
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "tests/api"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=900,
+    )
     data: dict[str, Any] = json.loads(out.read_text())
     return data
 
@@ -64,8 +70,7 @@ def _in_scope(method: str, template: str) -> bool:
     return (method, _norm(template)) in set(ALL)
 
 
-def test_sandbox_answers_validate_against_the_description(recorded: dict[str, Any],
-                                                          description: Description) -> None:
+def test_sandbox_answers_validate_against_the_description(recorded: dict[str, Any], description: Description) -> None:
     problems: dict[str, str] = {}
     checked = 0
     for ex in recorded["exchanges"]:
@@ -94,8 +99,9 @@ def test_sandbox_answers_validate_against_the_description(recorded: dict[str, An
         if schema is None or ex["response"] is None:
             continue
         checked += 1
-        error = next(iter(description.validator(base + "/content/application~1json/schema")
-                          .iter_errors(ex["response"])), None)
+        error = next(
+            iter(description.validator(base + "/content/application~1json/schema").iter_errors(ex["response"])), None
+        )
         if error is not None:
             where = "/".join(str(p) for p in error.absolute_path)
             problems.setdefault(f"{key} {status}", f"at {where or '(root)'}: {error.message[:300]}")
@@ -103,8 +109,7 @@ def test_sandbox_answers_validate_against_the_description(recorded: dict[str, An
     assert problems == {}
 
 
-def test_client_requests_validate_against_the_description(recorded: dict[str, Any],
-                                                          description: Description) -> None:
+def test_client_requests_validate_against_the_description(recorded: dict[str, Any], description: Description) -> None:
     problems: dict[str, str] = {}
     checked = 0
     for ex in recorded["exchanges"]:
@@ -123,8 +128,7 @@ def test_client_requests_validate_against_the_description(recorded: dict[str, An
         if ex["request"] is None or body is None or ex["status"] == 400:
             continue
         checked += 1
-        base = pointer("paths", template, ex["method"].lower(), "requestBody", "content", "application/json",
-                       "schema")
+        base = pointer("paths", template, ex["method"].lower(), "requestBody", "content", "application/json", "schema")
         error = next(iter(description.validator(base).iter_errors(ex["request"])), None)
         if error is not None:
             where = "/".join(str(p) for p in error.absolute_path)

@@ -17,8 +17,7 @@ from folio.api.limits import check_length, check_pattern, check_uri, check_weekl
         ("x" * 101, 0, 100, "is too long (101 characters)", "at most 100 characters"),
     ],
 )
-def test_length_errors_name_field_problem_and_limit(value: str, low: int, high: int, problem: str,
-                                                    limit: str) -> None:
+def test_length_errors_name_field_problem_and_limit(value: str, low: int, high: int, problem: str, limit: str) -> None:
     with pytest.raises(InvalidRequest) as caught:
         check_length("title", value, min=low, max=high)
     assert (caught.value.field, caught.value.problem, caught.value.limit) == ("title", problem, limit)

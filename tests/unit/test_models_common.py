@@ -20,11 +20,24 @@ from folio.models.common import (
     position,
 )
 
-USER = {"object": "user", "id": "u1", "displayName": "Ada", "photoURL": "https://x/a.png",
-        "urls": {"location": "https://api/users/u1"}}
-BASE_REVISION = {"object": "revision", "id": "r2", "parents": ["r1"], "pages": [], "files": [],
-                 "reusableContents": [], "variables": {}, "createdAt": "2026-11-01T09:00:00.000Z",
-                 "urls": {"app": "https://app/r2", "published": "https://docs/"}}
+USER = {
+    "object": "user",
+    "id": "u1",
+    "displayName": "Ada",
+    "photoURL": "https://x/a.png",
+    "urls": {"location": "https://api/users/u1"},
+}
+BASE_REVISION = {
+    "object": "revision",
+    "id": "r2",
+    "parents": ["r1"],
+    "pages": [],
+    "files": [],
+    "reusableContents": [],
+    "variables": {},
+    "createdAt": "2026-11-01T09:00:00.000Z",
+    "urls": {"app": "https://app/r2", "published": "https://docs/"},
+}
 
 
 @pytest.mark.parametrize(
@@ -52,19 +65,45 @@ def test_an_unknown_revision_type_still_parses() -> None:
 
 
 def test_page_variants_and_tree() -> None:
-    tree = PagesList.model_validate({"pages": [
-        {"id": "p1", "title": "Guide", "type": "document", "kind": "sheet", "slug": "guide", "path": "guide",
-         "markdown": "# Guide", "urls": {"app": "https://app/p1"},
-         "layout": {"width": "wide", "coverSize": "hero", "tableOfContents": True},
-         "cover": {"ref": {"kind": "file", "file": "f1"}, "yPos": 10},
-         "pages": [{"id": "p2", "title": "Link", "type": "link", "kind": "link",
-                    "target": {"kind": "url", "url": "https://x"}, "href": "https://x"}]},
-        {"id": "g1", "title": "Group", "type": "group", "kind": "group", "slug": "g", "pages": []},
-        {"id": "c1", "title": "API", "type": "computed",
-         "computed": {"type": "builtin:openapi", "dependencies": {"spec": {"ref": {"kind": "openapi",
-                                                                                    "spec": "petstore"}}},
-                      "props": {"models": True}}},
-    ]})
+    tree = PagesList.model_validate(
+        {
+            "pages": [
+                {
+                    "id": "p1",
+                    "title": "Guide",
+                    "type": "document",
+                    "kind": "sheet",
+                    "slug": "guide",
+                    "path": "guide",
+                    "markdown": "# Guide",
+                    "urls": {"app": "https://app/p1"},
+                    "layout": {"width": "wide", "coverSize": "hero", "tableOfContents": True},
+                    "cover": {"ref": {"kind": "file", "file": "f1"}, "yPos": 10},
+                    "pages": [
+                        {
+                            "id": "p2",
+                            "title": "Link",
+                            "type": "link",
+                            "kind": "link",
+                            "target": {"kind": "url", "url": "https://x"},
+                            "href": "https://x",
+                        }
+                    ],
+                },
+                {"id": "g1", "title": "Group", "type": "group", "kind": "group", "slug": "g", "pages": []},
+                {
+                    "id": "c1",
+                    "title": "API",
+                    "type": "computed",
+                    "computed": {
+                        "type": "builtin:openapi",
+                        "dependencies": {"spec": {"ref": {"kind": "openapi", "spec": "petstore"}}},
+                        "props": {"models": True},
+                    },
+                },
+            ]
+        }
+    )
     assert [p.id for p in tree.walk()] == ["p1", "p2", "g1", "c1"]
     page = tree.pages[0]
     assert page.layout is not None and page.layout.table_of_contents is True
@@ -73,9 +112,15 @@ def test_page_variants_and_tree() -> None:
 
 
 def test_content_references_by_kind() -> None:
-    page = Page.model_validate({"id": "p", "metaLinks": {
-        "canonical": {"kind": "page", "page": "p9", "space": "s1"},
-        "alternates": [{"kind": "anchor", "anchor": "x", "page": "p2"}, {"kind": "page", "page": "p3"}]}})
+    page = Page.model_validate(
+        {
+            "id": "p",
+            "metaLinks": {
+                "canonical": {"kind": "page", "page": "p9", "space": "s1"},
+                "alternates": [{"kind": "anchor", "anchor": "x", "page": "p2"}, {"kind": "page", "page": "p3"}],
+            },
+        }
+    )
     assert page.meta_links is not None
     assert isinstance(page.meta_links.canonical, ContentRefPage)
     assert isinstance(page.meta_links.alternates[0], ContentRefOther)
@@ -84,12 +129,32 @@ def test_content_references_by_kind() -> None:
 
 def test_bodies_markdown_and_document() -> None:
     assert Body.model_validate({"markdown": "**hi**"}).text() == "**hi**"
-    doc = {"document": {"object": "document", "data": {}, "nodes": [
-        {"object": "block", "type": "paragraph", "nodes": [
-            {"object": "text", "leaves": [{"object": "leaf", "text": "Hello ", "marks": []},
-                                          {"object": "leaf", "text": "world", "marks": [{"type": "bold"}]}]}]},
-        {"object": "block", "type": "paragraph", "nodes": [
-            {"object": "text", "leaves": [{"object": "leaf", "text": "Second"}]}]}]}}
+    doc = {
+        "document": {
+            "object": "document",
+            "data": {},
+            "nodes": [
+                {
+                    "object": "block",
+                    "type": "paragraph",
+                    "nodes": [
+                        {
+                            "object": "text",
+                            "leaves": [
+                                {"object": "leaf", "text": "Hello ", "marks": []},
+                                {"object": "leaf", "text": "world", "marks": [{"type": "bold"}]},
+                            ],
+                        }
+                    ],
+                },
+                {
+                    "object": "block",
+                    "type": "paragraph",
+                    "nodes": [{"object": "text", "leaves": [{"object": "leaf", "text": "Second"}]}],
+                },
+            ],
+        }
+    }
     assert Body.model_validate(doc).text() == "Hello world\nSecond"
     assert Body.model_validate({}).text() == ""
 

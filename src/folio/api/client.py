@@ -190,15 +190,16 @@ class GitBookClient:
             if idempotent and response.status_code in RETRYABLE_STATUS_FOR_READS and attempt < self.retry.attempts:
                 await self.retry.sleep(self.retry.backoff(attempt))
                 continue
-            if optional and response.status_code in (404, 405, 501):
-                if response.status_code != 404 or await self._probe_ok(probe):
-                    self._not_offered.add(optional)
-                    raise errors.NotOffered(method=method, path=path, status=response.status_code)
+            if (
+                optional
+                and response.status_code in (404, 405, 501)
+                and (response.status_code != 404 or await self._probe_ok(probe))
+            ):
+                self._not_offered.add(optional)
+                raise errors.NotOffered(method=method, path=path, status=response.status_code)
             raise error
 
-    async def _send_once(
-        self, method: str, path: str, *, params: dict[str, Any] | None, json: Any
-    ) -> httpx.Response:
+    async def _send_once(self, method: str, path: str, *, params: dict[str, Any] | None, json: Any) -> httpx.Response:
         started = time.perf_counter()
         try:
             async with self._limiter, asyncio.timeout(self.timeouts.total):
@@ -218,8 +219,7 @@ class GitBookClient:
             failure = errors.TransportError(f"{message} ({type(exc).__name__}).", method=method, path=path)
             failure.may_have_reached = not not_sent
             raise failure from None
-        log.debug("%s %s -> %s in %.0f ms", method, path, response.status_code,
-                  (time.perf_counter() - started) * 1000)
+        log.debug("%s %s -> %s in %.0f ms", method, path, response.status_code, (time.perf_counter() - started) * 1000)
         return response
 
     async def _probe_ok(self, probe: str | None) -> bool:
@@ -271,7 +271,7 @@ class GitBookClient:
 
     async def request_model(self, model: type[M] | Any, method: str, path: str, **kw: Any) -> M:
         data = await self.request_json(method, path, **kw)
-        return parse(model, data, method=method, path=path)
+        return parse(model, data, method=method, path=path)  # type: ignore[no-any-return]
 
     # -- resources -----------------------------------------------------------------------------------------------
 
@@ -403,7 +403,6 @@ def parse(model: Any, data: Any, *, method: str, path: str) -> Any:
     except ValidationError as exc:
         raise errors.ResponseError(
             "The service's answer did not have the expected shape: " + summarize_validation(exc),
-            method=method, path=path,
+            method=method,
+            path=path,
         ) from None
-
-

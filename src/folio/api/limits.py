@@ -57,8 +57,9 @@ def check_pattern(field: str, value: str | None, pattern_name: str, *, max: int 
     if max is not None:
         check_length(field, value, max=max)
     if not re.fullmatch(PATTERNS[pattern_name], value):
-        raise InvalidRequest(field, f"{value[:60]!r} has a form the service does not accept",
-                             f"pattern {PATTERNS[pattern_name]}")
+        raise InvalidRequest(
+            field, f"{value[:60]!r} has a form the service does not accept", f"pattern {PATTERNS[pattern_name]}"
+        )
 
 
 def check_uri(field: str, value: str | None, *, max: int = 2048) -> None:

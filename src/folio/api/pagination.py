@@ -31,7 +31,8 @@ def parse_envelope(item_type: Any, data: Any, *, method: str, path: str) -> List
     except ValidationError as exc:
         raise ResponseError(
             "The service sent a list Folio could not read: " + summarize_validation(exc),
-            method=method, path=path,
+            method=method,
+            path=path,
         ) from None
 
 
@@ -75,8 +76,9 @@ class Paginator(Generic[T]):
         lim = limit if limit is not None else self.limit
         if lim is not None:
             if not 1 <= lim <= LIST_LIMIT_MAX:
-                raise InvalidRequest("limit", f"{lim} is out of range", f"1..{LIST_LIMIT_MAX}",
-                                     method="GET", path=self.path)
+                raise InvalidRequest(
+                    "limit", f"{lim} is out of range", f"1..{LIST_LIMIT_MAX}", method="GET", path=self.path
+                )
             params["limit"] = lim
         if page is not None:
             params["page"] = page

@@ -6,6 +6,8 @@ only the client's auth flow calls it, on requests to the configured host.
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = ["Token"]
 
 
@@ -35,5 +37,5 @@ class Token:
     def __hash__(self) -> int:
         return hash(self.__value)
 
-    def __reduce__(self) -> object:
+    def __reduce__(self) -> str | tuple[Any, ...]:
         raise TypeError("a Token is not picklable")

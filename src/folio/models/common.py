@@ -74,8 +74,9 @@ class Position(Model):
     after: PositionRef | None = None
 
 
-def position(kind: Literal["space", "site-section", "site-space"], *, before: str | None = None,
-             after: str | None = None) -> dict[str, Any]:
+def position(
+    kind: Literal["space", "site-section", "site-space"], *, before: str | None = None, after: str | None = None
+) -> dict[str, Any]:
     """The wire form of a position relative to a sibling of the given kind."""
     field = {"space": "space", "site-section": "siteSection", "site-space": "siteSpace"}[kind]
     out: dict[str, Any] = {}
@@ -141,9 +142,7 @@ def document_text(node: Any) -> str:
             return "".join(document_text(leaf) for leaf in node["leaves"])
         children = node.get("nodes") or []
         sep = "\n" if node.get("object") in ("document", None) else ""
-        if node.get("object") == "block" and any(
-            isinstance(c, dict) and c.get("object") == "block" for c in children
-        ):
+        if node.get("object") == "block" and any(isinstance(c, dict) and c.get("object") == "block" for c in children):
             sep = "\n"
         return sep.join(document_text(c) for c in children)
     if isinstance(node, list):

@@ -114,8 +114,7 @@ def create_app(
         populate(state, scale=scale)
     routes: list[Any] = [SandboxRoute(PREFIX + "/", api_info, methods=["GET"])]
     for r in all_routes(offer_optional):
-        routes.append(SandboxRoute(PREFIX + r.path, r.endpoint, methods=sorted(r.methods or []),
-                                   optional=r.optional))
+        routes.append(SandboxRoute(PREFIX + r.path, r.endpoint, methods=sorted(r.methods or []), optional=r.optional))
     app = SandboxApp(
         routes=routes,
         middleware=[Middleware(AuthMiddleware, state=state)],

@@ -73,8 +73,17 @@ class Faults:
 
     @property
     def active(self) -> bool:
-        return any((self.latency, self.error_rate, self.burst_429, self.drop_rate, self.drop_after_write,
-                    self.malformed_rate, self.strip_field))
+        return any(
+            (
+                self.latency,
+                self.error_rate,
+                self.burst_429,
+                self.drop_rate,
+                self.drop_after_write,
+                self.malformed_rate,
+                self.strip_field,
+            )
+        )
 
 
 class FaultMiddleware:
@@ -112,8 +121,12 @@ class FaultMiddleware:
             await _cut(send)
         if f.error_rate and f.rng.random() < f.error_rate:
             status = f.rng.choice((500, 502, 503))
-            await _answer(send, status, [(b"content-type", b"application/json")],
-                          b'{"error":{"code":%d,"message":"Injected server error"}}' % status)
+            await _answer(
+                send,
+                status,
+                [(b"content-type", b"application/json")],
+                b'{"error":{"code":%d,"message":"Injected server error"}}' % status,
+            )
             return
         if f.drop_after_write and scope["method"] != "GET" and f.rng.random() < f.drop_after_write:
             # Process the write for real, then lose the answer.
@@ -168,6 +181,11 @@ def _strip(value: Any, name: str) -> Any:
 
 async def _cut(send: Send) -> None:
     """Start an answer that promises a body, then fail: a server closes the connection mid-answer."""
-    await send({"type": "http.response.start", "status": 200,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", b"1024")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", b"1024")],
+        }
+    )
     raise DroppedConnection("fault injection: connection dropped")

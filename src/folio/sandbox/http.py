@@ -96,8 +96,15 @@ def require(store: dict[str, Record], key: str, what: str) -> Record:
     return record
 
 
-def field_str(body: dict[str, Any], name: str, *, required: bool = False, min: int = 0,
-              max: int | None = None, nullable: bool = False) -> Any:
+def field_str(
+    body: dict[str, Any],
+    name: str,
+    *,
+    required: bool = False,
+    min: int = 0,
+    max: int | None = None,
+    nullable: bool = False,
+) -> Any:
     """A string field of a request body checked against the spec's limits (400 with the field named)."""
     if name not in body:
         if required:

@@ -153,11 +153,19 @@ def diff_pages(old: list[Record], new: list[Record]) -> list[Record]:
         prev, prev_parent, prev_path, prev_index = before[pid]
         edited = [f for f in CONTENT_FIELDS if prev.get(f) != page.get(f)]
         if edited and edited != ["slug"]:
-            changes.append({"type": "page_edited", "page": pid, "title": page.get("title", ""), "path": path,
-                            "fields": edited})
+            changes.append(
+                {"type": "page_edited", "page": pid, "title": page.get("title", ""), "path": path, "fields": edited}
+            )
         if prev_parent != parent or prev_index != index or prev_path != path:
-            changes.append({"type": "page_moved", "page": pid, "title": page.get("title", ""), "path": path,
-                            "previousPath": prev_path})
+            changes.append(
+                {
+                    "type": "page_moved",
+                    "page": pid,
+                    "title": page.get("title", ""),
+                    "path": path,
+                    "previousPath": prev_path,
+                }
+            )
     for pid, (page, _, path, _) in before.items():
         if pid not in after:
             changes.append({"type": "page_deleted", "page": pid, "title": page.get("title", ""), "path": path})
@@ -170,7 +178,7 @@ def three_way(base: list[Record], ours: list[Record], theirs: list[Record]) -> l
     result = clone_pages(ours)
     base_flat, theirs_flat = flat(base), flat(theirs)
     result_flat = flat(result)
-    for pid, (page, _parent, _path, _idx) in base_flat.items():
+    for pid in base_flat:
         if pid not in theirs_flat and pid in result_flat:
             found = find_page(result, pid)
             if found:

@@ -108,6 +108,10 @@ class SandboxState:
     def user_json(self, user_id: str) -> Record:
         user = self.users.get(user_id)
         if user is None:
-            return {"object": "user", "id": user_id, "displayName": "Unknown user",
-                    "urls": {"location": f"{self.api_base}/users/{user_id}"}}
+            return {
+                "object": "user",
+                "id": user_id,
+                "displayName": "Unknown user",
+                "urls": {"location": f"{self.api_base}/users/{user_id}"},
+            }
         return dict(user)

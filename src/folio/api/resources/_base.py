@@ -93,7 +93,12 @@ class Resource:
         await self._client.request(method, url, json=json, idempotent=idempotent, params=params, **kw)
 
     def _list(
-        self, item_type: type[T] | Any, url: str, params: dict[str, Any] | None = None, *,
-        limit: int | None = None, **kw: Any,
+        self,
+        item_type: type[T] | Any,
+        url: str,
+        params: dict[str, Any] | None = None,
+        *,
+        limit: int | None = None,
+        **kw: Any,
     ) -> Paginator[T]:
         return Paginator(self._client, url, item_type, params, limit=limit, **kw)
