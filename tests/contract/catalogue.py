@@ -161,6 +161,12 @@ EXTRA: list[tuple[str, str]] = [
     ("GET", "/spaces/{}/revisions/{}/page/{}"),
     ("GET", "/orgs/{}/sites/{}/structure"),
     ("PATCH", "/orgs/{}/sites/{}/structure/sort"),
+    # Reply reads and writes under both prefixes, and the change request's commenters (public description).
+    ("GET", "/spaces/{}/comments/{}/replies"),
+    ("GET", "/spaces/{}/change-requests/{}/comments/{}/replies/{}"),
+    ("PUT", "/spaces/{}/change-requests/{}/comments/{}/replies/{}"),
+    ("DELETE", "/spaces/{}/change-requests/{}/comments/{}/replies/{}"),
+    ("GET", "/spaces/{}/change-requests/{}/commenters"),
 ]
 
 OPTIONAL: set[tuple[str, str]] = {
