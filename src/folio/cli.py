@@ -1,0 +1,343 @@
+"""The command line, and the one place things are wired: arguments -> settings -> client -> services -> app.
+
+    folio [--demo] [--profile NAME] [--base-url URL] [--token TOKEN] [--debug]    open the TUI
+    folio auth login|status|logout [--profile NAME] [--base-url URL]              manage the saved token
+    folio sandbox serve [--host H] [--port P] [--scale N] [--faults SPEC] [--seed S]  serve the sandbox
+
+Heavy modules (Textual, httpx, pydantic, the sandbox) are imported inside the paths that need them, so
+``folio --help`` is fast. :func:`transport_factory` is the seam tests use to put the in-process sandbox under
+every client this module builds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import sys
+import unicodedata
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from folio import __version__
+from folio.config.paths import paths
+from folio.config.settings import TOKEN_ENV, Resolved, Settings, SettingsError
+
+if TYPE_CHECKING:
+    from folio.api.client import GitBookClient
+    from folio.config.logging import DebugLog
+    from folio.models.common import User
+
+__all__ = ["DEMO_TOKEN", "build_parser", "main", "transport_factory"]
+
+DEMO_TOKEN = "folio-demo-token"
+DEMO_BASE_URL = "https://sandbox.folio.invalid"
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def transport_factory(base_url: str) -> Any:
+    """The httpx transport for a client of ``base_url``; None is httpx's own network transport.
+    Tests replace this function to put the in-process sandbox under the command line."""
+    return None
+
+
+# -- arguments -----------------------------------------------------------------------------------
+
+
+def _common(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    # On subcommands the defaults are SUPPRESS, so `folio --profile x auth status` is not undone by the
+    # subparser's own default: either place works.
+    default: Any = None if top else argparse.SUPPRESS
+    parser.add_argument(
+        "--profile",
+        metavar="NAME",
+        default=default,
+        help="the profile of config.toml to use (default: its default_profile)",
+    )
+    parser.add_argument(
+        "--base-url",
+        metavar="URL",
+        default=default,
+        help="the service's address (default: the profile's, else https://api.gitbook.com)",
+    )
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        default=False if top else argparse.SUPPRESS,
+        help="write a debug log (the token never appears in it) under the logs folder",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="folio",
+        description="A keyboard-driven terminal client for the GitBook API.",
+        epilog=f"The token comes from --token, then ${TOKEN_ENV}, then the profile (folio auth login). "
+        "Try it without an account: folio --demo",
+    )
+    parser.add_argument("--version", action="version", version=f"folio {__version__}")
+    parser.add_argument("--demo", action="store_true", help="open on the built-in sandbox's demo data (no account)")
+    parser.add_argument("--token", metavar="TOKEN", help=f"the API token for this run (prefer ${TOKEN_ENV})")
+    _common(parser, top=True)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    auth = commands.add_parser("auth", help="log in, see how you are logged in, log out")
+    auth_commands = auth.add_subparsers(dest="auth_command", metavar="ACTION", required=True)
+    login = auth_commands.add_parser("login", help="ask for a token (hidden), check it, save it in a profile")
+    status = auth_commands.add_parser("status", help="which profile and token are used, and whether it works")
+    logout = auth_commands.add_parser("logout", help="remove the profile's saved token")
+    for sub in (login, status, logout):
+        _common(sub, top=False)
+
+    sandbox = commands.add_parser("sandbox", help="the built-in emulator of the API")
+    sandbox_commands = sandbox.add_subparsers(dest="sandbox_command", metavar="ACTION", required=True)
+    serve = sandbox_commands.add_parser("serve", help="serve the sandbox over HTTP (uvicorn)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8787, help="port to listen on; 0 picks a free one")
+    serve.add_argument("--scale", type=int, default=0, metavar="N", help="add N generated items per area")
+    serve.add_argument("--faults", metavar="SPEC", help='e.g. "latency=0.2,error_rate=0.1,burst_429=3"')
+    serve.add_argument("--seed", type=int, default=7, help="seed of the demo data (default: 7)")
+    serve.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="log every request")
+    return parser
+
+
+# -- entry point ---------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    log: DebugLog | None = None
+    try:
+        if args.debug:
+            from folio.config.logging import setup_debug_log
+
+            known = (args.token, os.environ.get(TOKEN_ENV, "").strip())
+            log = setup_debug_log(paths().log_dir, [t for t in known if t])
+            print(f"Debug log: {log.path}", file=sys.stderr)
+        if args.command == "auth":
+            return _auth(args, log)
+        if args.command == "sandbox":
+            return _serve(args)
+        return _run_tui(args, log)
+    except SettingsError as exc:
+        print(f"folio: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    finally:
+        if log is not None:
+            log.close()
+
+
+def _fail(message: str, code: int = EXIT_FAILED) -> int:
+    print(f"folio: {message}", file=sys.stderr)
+    return code
+
+
+def _resolve(args: argparse.Namespace, log: DebugLog | None) -> tuple[Settings, Resolved]:
+    settings = Settings.load()
+    resolved = settings.resolve(profile=args.profile, token=getattr(args, "token", None), base_url=args.base_url)
+    _check_url(resolved.base_url)
+    if log is not None and resolved.token:
+        log.redactor.add_secret(resolved.token)
+    return settings, resolved
+
+
+def _check_url(url: str | None) -> None:
+    if url is None:
+        return
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise SettingsError(f"{url!r} is not a usable base URL: give one such as https://api.gitbook.com")
+    if parts.scheme == "http" and parts.hostname not in ("localhost", "127.0.0.1", "::1"):
+        print(
+            f"folio: warning: {parts.hostname} is reached over plain http; the token travels unencrypted",
+            file=sys.stderr,
+        )
+
+
+def _client(base_url: str | None, token: str, transport: Any = None) -> GitBookClient:
+    from folio.api import DEFAULT_BASE_URL, GitBookClient, Token
+
+    url = base_url or DEFAULT_BASE_URL
+    return GitBookClient(
+        token=Token(token),
+        base_url=url,
+        transport=transport if transport is not None else transport_factory(url),
+    )
+
+
+def _printable(text: str | None) -> str:
+    """A server string made safe to print on a terminal (no escape sequences, no control characters)."""
+    text = re.sub(r"\x1b(\[[0-?]*[ -/]*[@-~]?|\][^\x07\x1b]*(\x07|\x1b\\)?|.)?", "", text or "")
+    text = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf", "Cs") or c == " ")
+    return text[:200]
+
+
+def _who(user: User) -> str:
+    name = _printable(user.display_name) or _printable(user.id)
+    return f"{name} <{_printable(user.email)}>" if user.email else name
+
+
+# -- the TUI -------------------------------------------------------------------------------------
+
+NO_TOKEN = """folio: there is no GitBook token to use ({problem}).
+  Log in once:                 folio auth login   (saves it in {config})
+  Or give it for this shell:   export {env}=<your token>
+  Or try the built-in demo:    folio --demo
+Tokens are made in GitBook, under your account's developer settings (personal access tokens)."""
+
+
+def _run_tui(args: argparse.Namespace, log: DebugLog | None) -> int:
+    if args.demo:
+        from folio.sandbox import SandboxTransport, create_app
+
+        try:
+            settings = Settings.load()
+        except SettingsError as exc:  # the demo needs no config: say what is wrong, then go on without it
+            print(f"folio: warning: {exc} (ignored for the demo)", file=sys.stderr)
+            settings = Settings(path=paths().config_file)
+        client = _client(DEMO_BASE_URL, DEMO_TOKEN, SandboxTransport(create_app()))
+        where, organization = "the demo sandbox", None
+    else:
+        settings, resolved = _resolve(args, log)
+        if resolved.token is None:
+            print(
+                NO_TOKEN.format(problem=resolved.problem, config=settings.path, env=TOKEN_ENV),
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        client = _client(resolved.base_url, resolved.token)
+        where, organization = client.host, resolved.organization
+
+    from folio.services.browse import BrowseService
+    from folio.tui.app import FolioApp
+
+    app = FolioApp(BrowseService(client, where=where), keymap=settings.keymap, organization=organization)
+
+    async def run() -> None:
+        try:
+            await app.run_async()
+        finally:
+            await client.aclose()
+
+    asyncio.run(run())
+    return app.return_code or EXIT_OK
+
+
+# -- folio auth ----------------------------------------------------------------------------------
+
+
+def _auth(args: argparse.Namespace, log: DebugLog | None) -> int:
+    if args.auth_command == "login":
+        return _login(args, log)
+    if args.auth_command == "status":
+        return _status(args, log)
+    return _logout(args)
+
+
+async def _check_token(base_url: str | None, token: str) -> tuple[User | None, str | None]:
+    """Who the token belongs to, or why it cannot be used (never the token itself)."""
+    from folio.api import errors
+
+    async with _client(base_url, token) as client:
+        try:
+            return await client.users.me(), None
+        except errors.Unauthorized as exc:
+            return None, f"the service refused the token: {exc.describe()}"
+        except errors.ApiError as exc:
+            return None, f"the token could not be checked: {exc.describe()}"
+
+
+def _login(args: argparse.Namespace, log: DebugLog | None) -> int:
+    import getpass
+
+    settings = Settings.load()
+    name = args.profile or settings.default_profile
+    existing = settings.profile(name)
+    base_url = args.base_url or (existing.base_url if existing else None)
+    _check_url(base_url)
+    profile = settings.ensure_profile(name)
+    try:
+        value = getpass.getpass(f"GitBook API token for profile {name!r} (input hidden): ").strip()
+    except EOFError:
+        value = ""
+    if not value:
+        return _fail("no token was entered; nothing was saved.")
+    if log is not None:
+        log.redactor.add_secret(value)
+    user, problem = asyncio.run(_check_token(base_url, value))
+    if user is None:
+        return _fail(f"{_printable(problem)}. Nothing was saved.")
+    profile.token = value
+    profile.token_env = None
+    if args.base_url:
+        profile.base_url = args.base_url
+    settings.save()
+    print(f"Logged in as {_who(user)} on {base_url or 'https://api.gitbook.com'}.")
+    print(f"Saved profile {name!r} in {settings.path}.")
+    if os.environ.get(TOKEN_ENV, "").strip():
+        print(f"Note: {TOKEN_ENV} is set in this shell, and it comes before saved profiles.")
+    return EXIT_OK
+
+
+def _status(args: argparse.Namespace, log: DebugLog | None) -> int:
+    settings, resolved = _resolve(args, log)
+    from folio.api import DEFAULT_BASE_URL
+
+    print(f"Profile:  {resolved.profile}" + ("" if settings.profile(resolved.profile) else " (not saved)"))
+    print(f"Config:   {settings.path}" + ("" if settings.exists else " (no file yet)"))
+    print(f"Base URL: {resolved.base_url or DEFAULT_BASE_URL}")
+    if resolved.token is None:
+        print(f"Token:    none: {resolved.problem}")
+        print("Log in with `folio auth login`, or try `folio --demo`.")
+        return EXIT_FAILED
+    print(f"Token:    from {resolved.token_source}")
+    if settings.loose_mode:
+        print(f"Warning:  {settings.path} can be read by other users; run: chmod 600 {settings.path}")
+    user, problem = asyncio.run(_check_token(resolved.base_url, resolved.token))
+    if user is None:
+        print(f"Check:    does not work: {_printable(problem)}")
+        return EXIT_FAILED
+    print(f"Check:    works: signed in as {_who(user)}")
+    return EXIT_OK
+
+
+def _logout(args: argparse.Namespace) -> int:
+    settings = Settings.load()
+    name = args.profile or settings.default_profile
+    profile = settings.profile(name)
+    if profile is None or not profile.token:
+        print(f"Profile {name!r} has no saved token; nothing to remove.")
+    else:
+        profile.token = None
+        settings.save()
+        print(f"Removed the saved token of profile {name!r} from {settings.path}.")
+    if profile is not None and profile.token_env:
+        print(f"The profile still reads its token from {profile.token_env}.")
+    if os.environ.get(TOKEN_ENV, "").strip():
+        print(f"Note: {TOKEN_ENV} is still set in this shell, so Folio still has a token.")
+    return EXIT_OK
+
+
+# -- folio sandbox serve -------------------------------------------------------------------------
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from folio.sandbox.server import serve
+
+    if args.port < 0 or args.port > 65535:
+        return _fail(f"--port {args.port} is not a port number (0..65535; 0 picks a free one)", EXIT_USAGE)
+    try:
+        return serve(
+            args.host,
+            args.port,
+            scale=args.scale,
+            faults=args.faults,
+            seed=args.seed,
+            log_level="debug" if args.debug else "warning",
+        )
+    except ValueError as exc:  # a bad --faults spec
+        return _fail(str(exc), EXIT_USAGE)

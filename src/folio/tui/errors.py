@@ -1,0 +1,59 @@
+"""The one place failures become words on the screen.
+
+Every error the services raise from the API layer has ``describe()``: one line saying what failed, where,
+and what the service said. Anything else is a bug of ours: it is logged with its traceback (the debug log
+hides the token) and shown as a short sentence naming its kind. The text always goes through
+:func:`folio.tui.safe.safe`, since the service's own message is part of it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from textual.app import App
+from textual.content import Content
+from textual.widget import Widget
+
+from folio.tui.safe import safe
+
+__all__ = ["advice", "error_message", "error_text", "notify_error"]
+
+log = logging.getLogger("folio.tui")
+
+
+def error_text(exc: BaseException) -> str:
+    """The plain sentence for an error (not yet made safe: use :func:`error_message` for the screen)."""
+    describe = getattr(exc, "describe", None)
+    if callable(describe):
+        text = describe()
+        if isinstance(text, str) and text.strip():
+            return text
+    log.error("unexpected error", exc_info=exc)
+    return f"Something went wrong inside Folio ({type(exc).__name__}). Run with --debug to log the details."
+
+
+def advice(exc: BaseException) -> str | None:
+    """What the user can do about an error, where there is something to say."""
+    status = getattr(exc, "status", None)
+    if status == 401:
+        return "Check the token with: folio auth status."
+    if status == 403:
+        return "Your role does not allow this; an administrator of the organization can change it."
+    return None
+
+
+def error_message(exc: BaseException, *, doing: str | None = None, hint: str | None = None) -> Content:
+    """The error as safe content: ``"<doing>: <what failed>. <advice> <hint>"``."""
+    text = error_text(exc)
+    if doing:
+        text = f"{doing}: {text}"
+    for extra in (advice(exc), hint):
+        if extra:
+            text = f"{text.rstrip('.')}. {extra}"
+    return safe(text, limit=600)
+
+
+def notify_error(target: App[Any] | Widget, exc: BaseException, *, doing: str | None = None) -> None:
+    """Show the error as a notification of ``target`` (an app, screen or widget)."""
+    target.notify(error_message(exc, doing=doing).plain, title="Error", severity="error", markup=False)

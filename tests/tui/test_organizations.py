@@ -1,0 +1,202 @@
+"""The organizations screen, driven by keys over the seeded sandbox."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from folio.api import GitBookClient, RetryPolicy, Token
+from folio.models.organization import Organization
+from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
+from folio.services.browse import BrowseService
+from folio.tui.app import FolioApp
+from folio.tui.screens.organizations import OrganizationsScreen
+from tests.conftest import SANDBOX_URL, TOKEN
+
+SIZE = (100, 30)
+
+
+async def _settled(app: FolioApp, pilot: Pilot[None]) -> OrganizationsScreen:
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, OrganizationsScreen)
+    return screen
+
+
+def _rows(screen: OrganizationsScreen) -> list[list[str]]:
+    table = screen.table
+    return [[cell.plain for cell in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+def _message(screen: OrganizationsScreen) -> str:
+    widget = screen.query_one("#organizations-message", Static)
+    return str(widget.render()) if widget.display else ""
+
+
+def _summary(screen: OrganizationsScreen) -> str:
+    return str(screen.query_one("#organizations-summary", Static).render())
+
+
+async def _no_sleep(seconds: float) -> None:
+    return None
+
+
+class CountingBrowse:
+    """A stand-in service: counts the loads, returns what it is given (or raises it)."""
+
+    where = "a stand-in"
+
+    def __init__(self, organizations: list[Organization] | Exception) -> None:
+        self.items = organizations
+        self.loads = 0
+
+    async def organizations(self) -> list[Organization]:
+        self.loads += 1
+        if isinstance(self.items, Exception):
+            raise self.items
+        return list(self.items)
+
+
+async def test_the_users_organizations_are_listed(client: GitBookClient, state: SandboxState) -> None:
+    app = FolioApp(BrowseService(client, where="the test sandbox"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _settled(app, pilot)
+        assert _rows(screen) == [
+            ["Northwind Labs", "Pro", "Business", "11", "2024-05-15"],
+            ["Open Robotics Guild", "Free", "Community (non-profit)", "11", "2026-04-15"],
+        ]
+        assert _summary(screen) == "2 organizations on the test sandbox"
+        assert _message(screen) == ""
+        assert screen.table.has_focus
+        assert app.screen.sub_title == "Organizations"
+    assert ("GET", "/orgs") in state.hits
+
+
+async def test_keys_move_the_cursor_and_q_quits(client: GitBookClient) -> None:
+    app = FolioApp(BrowseService(client))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _settled(app, pilot)
+        table = screen.table
+        assert table.cursor_row == 0
+        await pilot.press("j")
+        assert table.cursor_row == 1
+        await pilot.press("k")
+        assert table.cursor_row == 0
+        await pilot.press("down")
+        assert table.cursor_row == 1
+        await pilot.press("up")
+        assert table.cursor_row == 0
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
+    assert not app.is_running
+
+
+async def test_r_refreshes_and_keeps_the_cursor(client: GitBookClient, state: SandboxState) -> None:
+    app = FolioApp(BrowseService(client))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _settled(app, pilot)
+        await pilot.press("j")
+        second = next(oid for oid, org in state.orgs.items() if org["title"] == "Open Robotics Guild")
+        state.orgs[second]["title"] = "Open Robotics Guild (renamed)"
+        await pilot.press("r")
+        await _settled(app, pilot)
+        assert _rows(screen)[1][0] == "Open Robotics Guild (renamed)"
+        assert screen.table.cursor_row == 1
+
+
+async def test_the_profiles_organization_is_selected_first(client: GitBookClient, state: SandboxState) -> None:
+    second = next(oid for oid, org in state.orgs.items() if org["title"] == "Open Robotics Guild")
+    app = FolioApp(BrowseService(client), organization=second)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _settled(app, pilot)
+        assert screen.table.cursor_row == 1
+
+
+async def test_a_refused_token_is_said_in_words_and_r_tries_again(client: GitBookClient, state: SandboxState) -> None:
+    state.tokens = {"some-other-token": state.default_user}
+    app = FolioApp(BrowseService(client))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _settled(app, pilot)
+        message = _message(screen)
+        assert message.startswith("Could not load your organizations: The access token is invalid or expired")
+        assert "(401)" in message
+        assert message.endswith("Check the token with: folio auth status. Press r to try again.")
+        assert screen.query_one("#organizations-message").has_class("-error")
+        assert not screen.table.display
+        assert TOKEN not in message
+        state.tokens = {}
+        await pilot.press("r")
+        screen = await _settled(app, pilot)
+        assert _message(screen) == ""
+        assert screen.table.display and screen.table.row_count == 2
+
+
+async def test_a_failing_service_is_said_in_words(state: SandboxState) -> None:
+    failing = create_app(state, faults=Faults(error_rate=1.0))
+    client = GitBookClient(
+        token=Token(TOKEN),
+        base_url=SANDBOX_URL,
+        transport=SandboxTransport(failing),
+        retry=RetryPolicy(sleep=_no_sleep),
+    )
+    app = FolioApp(BrowseService(client))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _settled(app, pilot)
+        message = _message(screen)
+        assert message.startswith("Could not load your organizations: Injected server error (50")
+        assert "GET /orgs" in message
+        assert app.is_running  # a failed worker does not take the app down
+    await client.aclose()
+
+
+async def test_hostile_titles_are_shown_as_text(client: GitBookClient, state: SandboxState) -> None:
+    state.orgs[state.demo_org]["title"] = "[@click=app.quit]x\x1b]52;c;ZXZpbA==\x07\u202e[b]y"
+    app = FolioApp(BrowseService(client))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _settled(app, pilot)
+        assert _rows(screen)[0][0] == "[@click=app.quit]x[b]y"
+        await pilot.click("#organizations-table", offset=(3, 1))
+        await pilot.pause()
+        assert app.is_running
+
+
+async def test_no_organizations_is_said_in_words() -> None:
+    browse = CountingBrowse([])
+    app = FolioApp(browse)  # type: ignore[arg-type]
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _settled(app, pilot)
+        assert _message(screen).startswith("You are not a member of any organization yet.")
+        assert not screen.table.display
+        assert _summary(screen) == "0 organizations on a stand-in"
+
+
+async def test_bindings_have_ids_and_tooltips_and_the_keymap_remaps_them() -> None:
+    for binding in [*OrganizationsScreen.BINDINGS, *FolioApp.BINDINGS]:
+        assert not isinstance(binding, tuple)
+        assert binding.id and binding.tooltip, binding
+        assert "+" not in binding.key  # plain keys: nothing a terminal cannot send
+    browse = CountingBrowse([Organization(id="o1", title="Only Org")])
+    app = FolioApp(browse, keymap={"organizations.refresh": "f5"})  # type: ignore[arg-type]
+    async with app.run_test(size=SIZE) as pilot:
+        await _settled(app, pilot)
+        assert browse.loads == 1
+        await pilot.press("f5")
+        await _settled(app, pilot)
+        assert browse.loads == 2
+        await pilot.press("r")  # remapped away
+        await _settled(app, pilot)
+        assert browse.loads == 2
+
+
+async def test_a_bug_of_ours_is_said_in_words_not_a_traceback() -> None:
+    app = FolioApp(CountingBrowse(RuntimeError("internal detail \x1b[2J")))  # type: ignore[arg-type]
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _settled(app, pilot)
+        message = _message(screen)
+        assert message.startswith("Could not load your organizations: Something went wrong inside Folio")
+        assert "(RuntimeError)" in message and "--debug" in message
+        assert "internal detail" not in message
+        assert app.is_running

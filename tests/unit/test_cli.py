@@ -1,0 +1,280 @@
+"""The command line against the in-process sandbox: auth login, status and logout, the missing-token message,
+the debug log that never holds the token, and the wiring of the TUI."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from folio import cli
+from folio.config import paths
+from folio.sandbox import SandboxState, SandboxTransport
+from tests.conftest import SANDBOX_URL, TOKEN
+
+
+@pytest.fixture
+def sandbox(app: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Every client the command line builds talks to the test's sandbox."""
+    monkeypatch.setattr(cli, "transport_factory", lambda base_url: SandboxTransport(app))
+    return app
+
+
+class Typed:
+    """What the user types at the hidden prompt, and the prompts shown."""
+
+    def __init__(self) -> None:
+        self.answer = TOKEN
+        self.prompts: list[str] = []
+
+    def getpass(self, prompt: str = "Password: ", stream: Any = None) -> str:
+        self.prompts.append(prompt)
+        return self.answer
+
+
+@pytest.fixture
+def typed(monkeypatch: pytest.MonkeyPatch) -> Typed:
+    import getpass
+
+    keyboard = Typed()
+    monkeypatch.setattr(getpass, "getpass", keyboard.getpass)
+    return keyboard
+
+
+def _saved() -> dict[str, Any]:
+    return tomllib.loads(paths().config_file.read_text())
+
+
+def _refuse_all_but(state: SandboxState, token: str) -> None:
+    state.tokens = {token: state.default_user}
+
+
+# -- auth login ---------------------------------------------------------------------------------------------
+
+
+def test_login_checks_the_token_then_saves_the_profile(
+    sandbox: Any, typed: Typed, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = cli.main(["auth", "login", "--base-url", SANDBOX_URL])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "Logged in as Ada Okafor <ada@northwind.dev>" in out
+    assert "Saved profile 'default'" in out
+    assert typed.prompts == ["GitBook API token for profile 'default' (input hidden): "]
+    saved = _saved()
+    assert saved["default_profile"] == "default"
+    assert saved["profiles"]["default"] == {"base_url": SANDBOX_URL, "token": TOKEN}
+    assert TOKEN not in out + err
+
+
+def test_login_to_a_named_profile_keeps_the_others(sandbox: Any, typed: Typed) -> None:
+    assert cli.main(["auth", "login", "--base-url", SANDBOX_URL]) == 0
+    typed.answer = "gb_api_second_token"
+    assert cli.main(["auth", "login", "--profile", "work", "--base-url", SANDBOX_URL]) == 0
+    saved = _saved()
+    assert saved["default_profile"] == "default"
+    assert saved["profiles"]["default"]["token"] == TOKEN
+    assert saved["profiles"]["work"]["token"] == "gb_api_second_token"
+
+
+def test_a_refused_token_saves_nothing_and_says_why(
+    sandbox: Any, state: SandboxState, typed: Typed, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _refuse_all_but(state, "the-only-good-token")
+    code = cli.main(["auth", "login", "--base-url", SANDBOX_URL])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert "the service refused the token" in err
+    assert "401" in err and "Nothing was saved" in err
+    assert not paths().config_file.exists()
+    assert TOKEN not in out + err
+    assert "Traceback" not in err
+
+
+def test_a_refused_token_leaves_an_existing_profile_alone(sandbox: Any, state: SandboxState, typed: Typed) -> None:
+    assert cli.main(["auth", "login", "--base-url", SANDBOX_URL]) == 0
+    before = paths().config_file.read_text()
+    _refuse_all_but(state, TOKEN)
+    typed.answer = "gb_api_wrong"
+    assert cli.main(["auth", "login"]) == 1
+    assert paths().config_file.read_text() == before
+
+
+def test_an_empty_token_saves_nothing(sandbox: Any, typed: Typed, capsys: pytest.CaptureFixture[str]) -> None:
+    typed.answer = "   "
+    assert cli.main(["auth", "login"]) == 1
+    assert "no token was entered" in capsys.readouterr().err
+    assert not paths().config_file.exists()
+
+
+# -- auth status and logout ---------------------------------------------------------------------------------
+
+
+def test_status_with_gitbook_token_and_no_file(
+    sandbox: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("GITBOOK_TOKEN", TOKEN)
+    code = cli.main(["auth", "status", "--base-url", SANDBOX_URL])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "Profile:  default (not saved)" in out
+    assert f"Base URL: {SANDBOX_URL}" in out
+    assert "Token:    from the GITBOOK_TOKEN environment variable" in out
+    assert "Check:    works: signed in as Ada Okafor <ada@northwind.dev>" in out
+    assert TOKEN not in out + err
+
+
+def test_status_of_a_saved_profile_and_of_a_refused_token(
+    sandbox: Any, state: SandboxState, typed: Typed, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["auth", "login", "--base-url", SANDBOX_URL]) == 0
+    capsys.readouterr()
+    assert cli.main(["auth", "status"]) == 0
+    out = capsys.readouterr().out
+    assert "Token:    from profile 'default'" in out and "works" in out
+    _refuse_all_but(state, "another-token")
+    assert cli.main(["auth", "status"]) == 1
+    out, err = capsys.readouterr()
+    assert "Check:    does not work: the service refused the token" in out
+    assert TOKEN not in out + err
+
+
+def test_status_without_a_token(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["auth", "status"]) == 1
+    out = capsys.readouterr().out
+    assert "Token:    none: no token is configured" in out
+    assert "folio auth login" in out and "folio --demo" in out
+
+
+def test_logout_removes_the_saved_token(sandbox: Any, typed: Typed, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["auth", "login", "--base-url", SANDBOX_URL]) == 0
+    capsys.readouterr()
+    assert cli.main(["auth", "logout"]) == 0
+    assert "Removed the saved token of profile 'default'" in capsys.readouterr().out
+    assert _saved()["profiles"]["default"] == {"base_url": SANDBOX_URL}
+    assert cli.main(["auth", "logout"]) == 0
+    assert "has no saved token" in capsys.readouterr().out
+    assert cli.main(["auth", "status"]) == 1
+
+
+# -- the TUI's wiring ---------------------------------------------------------------------------------------
+
+
+def test_no_token_exits_2_and_says_how_to_log_in(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main([]) == 2
+    out, err = capsys.readouterr()
+    assert "there is no GitBook token to use (no token is configured)" in err
+    assert "folio auth login" in err and "GITBOOK_TOKEN" in err and "folio --demo" in err
+    assert "Traceback" not in err and out == ""
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--profile", "nope"], "There is no profile 'nope'"),
+        (["--token", "t", "--base-url", "api.gitbook.com"], "not a usable base URL"),
+        (["sandbox", "serve", "--faults", "meteor=1"], "unknown fault 'meteor'"),
+        (["sandbox", "serve", "--port", "70000"], "not a port number"),
+    ],
+)
+def test_bad_options_exit_2_in_words(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+
+
+@pytest.fixture
+def opened(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """Instead of running the TUI, record what it was given and what its service reads."""
+    from folio.tui.app import FolioApp
+
+    seen: dict[str, Any] = {}
+
+    async def fake_run(self: FolioApp, **kwargs: Any) -> None:
+        seen["app"] = self
+        seen["orgs"] = [org.title for org in await self.browse.organizations()]
+
+    monkeypatch.setattr(FolioApp, "run_async", fake_run)
+    return seen
+
+
+def test_demo_opens_on_the_in_process_sandbox(opened: dict[str, Any]) -> None:
+    assert cli.main(["--demo"]) == 0
+    assert opened["orgs"][0] == "Northwind Labs"
+    assert opened["app"].browse.where == "the demo sandbox"
+
+
+def test_a_token_opens_the_tui_with_the_profile(
+    sandbox: Any, opened: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITBOOK_TOKEN", TOKEN)
+    assert cli.main(["--base-url", SANDBOX_URL]) == 0
+    assert "Northwind Labs" in opened["orgs"]
+    assert opened["app"].browse.where == "sandbox.folio.test"
+
+
+# -- the debug log ------------------------------------------------------------------------------------------
+
+
+def test_debug_log_never_holds_the_token(
+    sandbox: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], isolated_home: Path
+) -> None:
+    canary = "gb_api_canary_d3adb33f"
+    monkeypatch.setenv("GITBOOK_TOKEN", canary)
+    assert cli.main(["--debug", "auth", "status", "--base-url", SANDBOX_URL]) == 0
+    out, err = capsys.readouterr()
+    logs = list((isolated_home / "logs").glob("folio-*.log"))
+    assert len(logs) == 1
+    assert f"Debug log: {logs[0]}" in err
+    text = logs[0].read_text()
+    assert "GET /user -> 200" in text  # the client's requests were logged...
+    assert canary not in text  # ...and the token was not
+    assert canary not in out + err
+
+
+def test_debug_log_hides_a_token_typed_at_login(
+    sandbox: Any, typed: Typed, isolated_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import logging
+
+    canary = "gb_api_typed_canary_0451"
+    typed.answer = canary
+    original = logging.Logger.debug
+
+    def leaky(self: logging.Logger, msg: object, *args: object, **kw: Any) -> None:
+        # As if some library logged the request headers: the filter must still mask them.
+        original(self, msg, *args, **kw)
+        if self.name == "folio.api":
+            original(self, "headers: Authorization: Bearer %s; token=%s", canary, canary)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(logging.Logger, "debug", leaky)
+        assert cli.main(["--debug", "auth", "login", "--base-url", SANDBOX_URL]) == 0
+    out, err = capsys.readouterr()
+    text = next((isolated_home / "logs").glob("folio-*.log")).read_text()
+    assert "headers: Authorization: Bearer ****; token=****" in text
+    assert canary not in text and canary not in out + err
+
+
+def test_the_demo_ignores_a_broken_config(opened: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    paths().config_file.parent.mkdir(parents=True)
+    paths().config_file.write_text("[profiles")
+    assert cli.main(["--demo"]) == 0
+    assert "not valid TOML" in capsys.readouterr().err
+    assert opened["orgs"][0] == "Northwind Labs"
+
+
+def test_login_with_no_input_at_all_saves_nothing(
+    sandbox: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import getpass
+
+    def closed_stdin(prompt: str = "", stream: Any = None) -> str:
+        raise EOFError
+
+    monkeypatch.setattr(getpass, "getpass", closed_stdin)
+    assert cli.main(["auth", "login"]) == 1
+    assert "no token was entered" in capsys.readouterr().err
+    assert not paths().config_file.exists()

@@ -1,0 +1,101 @@
+"""safe(): every server string reaches the screen as inert, bounded plain text."""
+
+from __future__ import annotations
+
+import time
+import unicodedata
+
+import pytest
+from textual.content import Content
+
+from folio.tui.safe import ELLIPSIS, safe
+
+
+def _no_controls(text: str) -> bool:
+    return all(unicodedata.category(c) not in ("Cc", "Cf", "Cs") for c in text)
+
+
+@pytest.mark.parametrize(
+    "markup",
+    ["[@click=app.quit]x", "[ @click=app.quit]x", "[/]", "[b]bold", "[link=https://evil]x[/link]", "[red]"],
+)
+def test_markup_is_shown_never_parsed(markup: str) -> None:
+    content = safe(markup)
+    assert isinstance(content, Content)
+    assert content.plain == markup
+    assert content.spans == []  # no style, no action, no link was made from it
+
+
+@pytest.mark.parametrize(
+    ("hostile", "shown"),
+    [
+        ("\x1b]52;c;ZXZpbA==\x07", ""),  # OSC 52: write to the clipboard
+        ("\x1b]52;c;ZXZpbA==\x1b\\after", "after"),  # the same, ended by ST
+        ("\x1b]8;;https://evil\x07link\x1b]8;;\x07", "link"),  # OSC 8 hyperlink
+        ("\x1b[2J", ""),  # CSI: clear the screen
+        ("\x1b[31;1mred\x1b[0m", "red"),
+        ("\x9b31mred", "red"),  # 8-bit CSI
+        ("\x1bP1$r0m\x1b\\dcs", "dcs"),  # DCS
+        ("\x1b_apc payload\x1b\\x", "x"),  # APC
+        ("\x1b]0;new window title", ""),  # unterminated OSC: its payload to the end
+        ("bell\x07 and\x00nul\x7fdel", "bell andnuldel"),
+        ("\x1bcreset", "reset"),  # RIS
+        ("trailing\x1b", "trailing"),
+    ],
+)
+def test_terminal_sequences_and_controls_are_removed(hostile: str, shown: str) -> None:
+    text = safe(hostile).plain
+    assert text == shown
+    assert "\x1b" not in text and _no_controls(text)
+
+
+@pytest.mark.parametrize(
+    "bidi", ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]
+)
+def test_bidi_overrides_and_isolates_are_removed(bidi: str) -> None:
+    assert safe(f"{bidi}abc").plain == "abc"
+    assert safe(f"invoice{bidi}fdp.exe").plain == "invoicefdp.exe"
+
+
+def test_other_invisible_format_characters_are_removed() -> None:
+    # zero-width space, soft hyphen, BOM, word joiner, a tag character
+    assert safe("a\u200bb\u00adc\ufeffd\u2060e\U000e0041f").plain == "abcdef"
+
+
+def test_lone_surrogates_become_a_replacement_character() -> None:
+    assert safe("x\ud800y").plain == "x\ufffdy"
+
+
+def test_newlines_fold_to_spaces_unless_multiline() -> None:
+    assert safe("line one\nline two\r\n\r\n  line three\rfour\u2028five").plain == (
+        "line one line two line three four five"
+    )
+    assert safe(" \tpadded\t ").plain == "padded"
+    assert safe("a\r\nb\n\n\tc  \n", multiline=True).plain == "a\nb\n\n    c"
+
+
+def test_length_is_capped_with_an_ellipsis() -> None:
+    assert safe("x" * 10, limit=10).plain == "x" * 10
+    capped = safe("y" * 11, limit=10).plain
+    assert capped == "y" * 9 + ELLIPSIS
+    assert len(capped) == 10
+
+
+def test_a_megabyte_is_cut_quickly() -> None:
+    started = time.perf_counter()
+    text = safe("\x1b[31m" + "A" * 1_000_000 + "\x1b]52;c;x\x07").plain
+    assert time.perf_counter() - started < 0.5
+    assert len(text) == 2000
+    assert text.endswith(ELLIPSIS)
+    assert set(text[:-1]) == {"A"}
+
+
+def test_a_megabyte_of_escapes_shows_nothing_hostile() -> None:
+    text = safe("\x1b]8;;https://evil\x07" * 50_000).plain
+    assert "\x1b" not in text and "evil" not in text
+
+
+def test_none_and_ordinary_text() -> None:
+    assert safe(None).plain == ""
+    assert safe("Northwind Labs — Ünïcødé ✓ 👩‍💻").plain.startswith("Northwind Labs — Ünïcødé ✓ 👩")
+    assert safe(None).spans == []
