@@ -26,6 +26,16 @@ ROOT = Path(__file__).resolve().parents[2]
 # (method, path with {}) -> why the sandbox follows api-spec.md there, not the description.
 EXCEPTIONS: dict[tuple[str, str], str] = {}
 
+# Query parameters api-spec.md gives that the description lacks: (method, path) -> {name: why}.
+EXTRA_QUERY: dict[tuple[str, str], dict[str, str]] = {
+    ("GET", "/spaces/{}/change-requests"): {
+        "conversationsIssuesCluster": "api-spec.md 4.9 lists this filter; the description does not",
+    },
+    ("GET", "/orgs/{}/change-requests"): {
+        "conversationsIssuesCluster": "api-spec.md 4.9 lists this filter; the description does not",
+    },
+}
+
 
 def _norm(template: str) -> str:
     return re.sub(r"\{[^}]+\}", "{}", template)
@@ -122,6 +132,8 @@ def test_client_requests_validate_against_the_description(recorded: dict[str, An
             continue
         params = description.parameters(op)
         for name, _value in ex["query"]:
+            if name in EXTRA_QUERY.get(key, {}):
+                continue
             if name not in params or params[name].get("in") != "query":
                 problems.setdefault(f"{key} ?{name}", "query parameter not described")
         body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")

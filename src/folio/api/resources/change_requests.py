@@ -158,16 +158,12 @@ class ChangeRequestsResource(Resource):
         """Bring the changes made to the space's main content since the change request began into it."""
         return await self._send(UpdateResult, "POST", _cr_path(space_id, cr, "/update"))
 
-    async def pdf(
-        self, space_id: str, cr: str | int, *, only: bool | None = None, page: str | None = None
-    ) -> PdfLink:
+    async def pdf(self, space_id: str, cr: str | int, *, only: bool | None = None, page: str | None = None) -> PdfLink:
         """A temporary link to the change request's content as PDF (``page`` with ``only`` for one page)."""
         params = {"only": only, "page": page}
         return await self._get(PdfLink, _cr_path(space_id, cr, "/pdf"), params)
 
-    async def changes(
-        self, space_id: str, cr: str | int, *, limit: int | None = None
-    ) -> ChangeRequestChanges:
+    async def changes(self, space_id: str, cr: str | int, *, limit: int | None = None) -> ChangeRequestChanges:
         """What the change request changes, page by page (the service gives 10 unless ``limit`` says more;
         ``more`` counts the ones left out)."""
         check_int_range("limit", limit, min=1, max=CHANGES_LIMIT_MAX)

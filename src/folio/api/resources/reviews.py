@@ -115,7 +115,5 @@ class ReviewsResource(Resource):
 
     async def remove_requested_reviewer(self, space_id: str, cr: str | int, user_id: str) -> bool:
         """Withdraw a review request. True when there was one to withdraw (205), False when not (204)."""
-        response = await self._client.request(
-            "DELETE", _cr_path(space_id, cr, "/requested-reviewers/{}", user_id)
-        )
+        response = await self._client.request("DELETE", _cr_path(space_id, cr, "/requested-reviewers/{}", user_id))
         return response.status_code != 204
