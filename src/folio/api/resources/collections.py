@@ -52,13 +52,9 @@ class CollectionsResource(Resource):
     ) -> Paginator[Collection]:
         """The organization's collections; ``nested=False`` lists only the top-level ones (the service's
         default is true: every collection at any depth)."""
-        return self._list(
-            Collection, path("/orgs/{}/collections", organization_id), {"nested": nested}, limit=limit
-        )
+        return self._list(Collection, path("/orgs/{}/collections", organization_id), {"nested": nested}, limit=limit)
 
-    async def create(
-        self, organization_id: str, *, title: str | None = None, parent: str | None = None
-    ) -> Collection:
+    async def create(self, organization_id: str, *, title: str | None = None, parent: str | None = None) -> Collection:
         limits.check_length("title", title, max=COLLECTION_TITLE_MAX)
         data: dict[str, Any] = {}
         if title is not None:
@@ -75,19 +71,17 @@ class CollectionsResource(Resource):
         collection_id: str,
         *,
         title: str = UNSET,
-        description: str | None = UNSET,
+        description: str = UNSET,
         default_level: str | None = UNSET,
     ) -> Collection:
-        """Change the title, the description (None clears it) or the default role of members."""
+        """Change the title, the description (an empty one clears it) or the default role of members."""
         limits.check_length("title", title or None, max=COLLECTION_TITLE_MAX)
         limits.check_length("description", description or None, max=COLLECTION_DESCRIPTION_MAX)
         check_default_level(default_level)
         data = body(title=title, description=description, defaultLevel=default_level)
         if not data:
             raise InvalidRequest("collection", "nothing to update", "title, description or defaultLevel")
-        return await self._send(
-            Collection, "PATCH", path("/collections/{}", collection_id), data, idempotent=True
-        )
+        return await self._send(Collection, "PATCH", path("/collections/{}", collection_id), data, idempotent=True)
 
     async def delete(self, collection_id: str) -> bool:
         """Delete the collection (its spaces become deleted spaces). False when it did not exist."""

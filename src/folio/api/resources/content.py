@@ -38,9 +38,7 @@ class ContentResource(Resource):
     @staticmethod
     def _base(space_id: str, change_request: str | int | None, revision: str | None = None) -> str:
         if change_request is not None and revision is not None:
-            raise InvalidRequest(
-                "revision", "given with a change request", "one of change_request or revision"
-            )
+            raise InvalidRequest("revision", "given with a change request", "one of change_request or revision")
         if change_request is not None:
             return path("/spaces/{}/change-requests/{}/content", space_id, change_request)
         if revision is not None:
@@ -57,9 +55,7 @@ class ContentResource(Resource):
         computed: bool | None = None,
     ) -> Revision:
         """The whole revision: the space's current one, a change request's, or one by id."""
-        return await self._get(
-            Revision, self._base(space_id, change_request, revision), _flags(metadata, computed)
-        )
+        return await self._get(Revision, self._base(space_id, change_request, revision), _flags(metadata, computed))
 
     async def pages(
         self,

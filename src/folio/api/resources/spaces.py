@@ -155,6 +155,4 @@ class SpacesResource(Resource):
         if not query or not query.strip():
             raise InvalidRequest("query", "is empty", f"1..{SEARCH_QUERY_MAX} characters")
         limits.check_length("query", query, max=SEARCH_QUERY_MAX)
-        return self._list(
-            SearchPageResult, path("/spaces/{}/search", space_id), {"query": query}, limit=limit
-        )
+        return self._list(SearchPageResult, path("/spaces/{}/search", space_id), {"query": query}, limit=limit)

@@ -1,0 +1,287 @@
+"""Spaces and collections in the sandbox: finding records, rendering them to the wire shape (spec 2.5), and
+the lifecycle rules other areas share (a deleted space is restorable for 7 days, then gone).
+
+Other route modules render a space with :func:`render_space` (``/orgs/{id}/members/{id}/spaces``, site
+spaces).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import timedelta
+from typing import Any
+
+from folio.sandbox.clock import parse_iso
+from folio.sandbox.errors import bad_request, not_found
+from folio.sandbox.revisions import slugify
+from folio.sandbox.state import Record, SandboxState
+
+RESTORE_WINDOW = timedelta(days=7)
+VISIBILITIES = ("public", "unlisted", "share-link", "visitor-auth", "in-collection", "private")
+EDIT_MODES = ("live", "locked")
+ROLES = ("admin", "create", "review", "edit", "comment", "read")
+RANK = {"read": 0, "comment": 1, "edit": 2, "review": 3, "create": 4, "admin": 5}
+LANGUAGES = (
+    "en",
+    "fr",
+    "de",
+    "es",
+    "it",
+    "pt",
+    "pt-br",
+    "ru",
+    "ja",
+    "zh",
+    "zh-tw",
+    "yue",
+    "ko",
+    "ar",
+    "hi",
+    "nl",
+    "pl",
+    "tr",
+    "sv",
+    "no",
+    "da",
+    "fi",
+    "el",
+    "cs",
+    "hu",
+    "ro",
+    "th",
+    "vi",
+    "id",
+    "ms",
+    "he",
+    "uk",
+    "sk",
+    "bg",
+    "hr",
+    "lt",
+    "lv",
+    "et",
+    "sl",
+)
+TITLE_MAX = 50
+DESCRIPTION_MAX = 100
+EMOJI_MAX = 50
+
+
+# --- lifecycle ----------------------------------------------------------------------------------------------
+
+
+def expired(state: SandboxState, space: Record) -> bool:
+    """A deleted space past the restore window: permanently removed."""
+    deleted_at = space.get("deletedAt")
+    return isinstance(deleted_at, str) and state.clock.now() - parse_iso(deleted_at) > RESTORE_WINDOW
+
+
+def purge(state: SandboxState, space_id: str) -> None:
+    """Remove a space whose restore window has passed, for good (its revisions go with it)."""
+    space = state.spaces.pop(space_id, None)
+    if space is None:
+        return
+    for rid in [r for r, rev in state.revisions.items() if rev.get("space") == space_id]:
+        del state.revisions[rid]
+
+
+def find_space(state: SandboxState, space_id: str, *, deleted: bool = False) -> Record:
+    """The space, or 404. A deleted space is found only with ``deleted=True`` (reading it, restoring it); one
+    deleted more than 7 days ago is removed on the spot and never found again."""
+    space = state.spaces.get(space_id)
+    if space is not None and expired(state, space):
+        purge(state, space_id)
+        raise not_found(f"The space {space_id!r} was deleted more than 7 days ago and is permanently removed")
+    if space is None:
+        raise not_found(f"No matching space found for {space_id!r}")
+    if space.get("deletedAt") and not deleted:
+        raise not_found(f"The space {space_id!r} is deleted (restore it first)")
+    return space
+
+
+def find_collection(state: SandboxState, collection_id: str) -> Record:
+    record = state.collections.get(collection_id)
+    if record is None:
+        raise not_found(f"No matching collection found for {collection_id!r}")
+    return record
+
+
+def role_of(state: SandboxState, org: str, user: str) -> str | None:
+    member = state.members.get(org, {}).get(user)
+    return member.get("role") if member else None
+
+
+def rank_of(state: SandboxState, org: str, user: str) -> int:
+    """The caller's power in the organization: -1 for a guest or a stranger, 0 (read) .. 5 (admin)."""
+    role = role_of(state, org, user)
+    return RANK.get(role, -1) if role else -1
+
+
+# --- counts -------------------------------------------------------------------------------------------------
+
+
+class SpaceCounts:
+    """Change request and open comment counts per space, computed in one pass over the stores."""
+
+    def __init__(self, state: SandboxState) -> None:
+        self.total: Counter[str] = Counter()
+        self.by_status: Counter[tuple[str, str]] = Counter()
+        self.comments: Counter[str] = Counter()
+        for cr in state.change_requests.values():
+            self.total[cr.get("space", "")] += 1
+            self.by_status[(cr.get("space", ""), cr.get("status", ""))] += 1
+        for comment in state.comments.values():
+            if comment.get("status") != "resolved" and not comment.get("changeRequest"):
+                self.comments[comment.get("space", "")] += 1
+
+
+# --- rendering ----------------------------------------------------------------------------------------------
+
+
+def space_urls(state: SandboxState, space: Record) -> Record:
+    org = state.orgs.get(space["organization"], {})
+    urls: Record = {
+        "location": f"{state.api_base}/spaces/{space['id']}",
+        "app": f"{state.app_base}/o/{space['organization']}/s/{space['id']}/",
+    }
+    if space.get("visibility") != "private":
+        host = org.get("hostname") or "docs"
+        urls["published"] = f"https://{host}.gitbook.io/{slugify(space.get('title', ''))}/"
+    if space.get("visibility") == "public":
+        urls["public"] = urls["published"]
+    return urls
+
+
+def space_permissions(state: SandboxState, space: Record, user: str) -> Record:
+    rank = rank_of(state, space["organization"], user)
+    return {
+        "view": rank >= 0 or space.get("visibility") in ("public", "unlisted"),
+        "access": rank >= 0,
+        "admin": rank >= RANK["admin"],
+        "viewInviteLinks": rank >= RANK["admin"],
+        "edit": rank >= RANK["edit"] and space.get("editMode") != "locked",
+        "triggerGitSync": rank >= RANK["create"] and bool(space.get("gitSync")),
+        "comment": rank >= RANK["comment"],
+        "merge": rank >= RANK["review"],
+        "review": rank >= RANK["review"],
+        "installIntegration": rank >= RANK["admin"],
+    }
+
+
+def render_space(state: SandboxState, space: Record, user: str, counts: SpaceCounts | None = None) -> Record:
+    """The wire Space (spec 2.5): counts derived from change requests and open comments, permissions for
+    ``user`` from their role in the space's organization."""
+    counts = counts or SpaceCounts(state)
+    sid = space["id"]
+    out: Record = {
+        "object": "space",
+        "id": sid,
+        "title": space.get("title", ""),
+        "emoji": space.get("emoji") or "",
+        "visibility": space.get("visibility", "private"),
+        "createdAt": space["createdAt"],
+        "updatedAt": space.get("updatedAt") or space["createdAt"],
+        "editMode": space.get("editMode", "live"),
+        "mergeRules": space.get("mergeRules") or {"type": "inherit"},
+        "urls": space_urls(state, space),
+        "organization": space["organization"],
+        "language": space.get("language") or "en",
+        "revision": space.get("revision", ""),
+        "defaultLevel": space.get("defaultLevel", "read"),
+        "comments": counts.comments[sid],
+        "changeRequests": counts.total[sid],
+        "changeRequestsOpen": counts.by_status[(sid, "open")],
+        "changeRequestsDraft": counts.by_status[(sid, "draft")],
+        "permissions": space_permissions(state, space, user),
+    }
+    for key in ("deletedAt", "parent", "gitSync", "visitorAuth", "icon"):
+        if space.get(key):
+            out[key] = space[key]
+    if space.get("icon"):
+        out["urls"]["icon"] = space["icon"]
+    return out
+
+
+def render_collection(state: SandboxState, record: Record, user: str) -> Record:
+    rank = rank_of(state, record["organization"], user)
+    out: Record = {
+        "object": "collection",
+        "id": record["id"],
+        "title": record.get("title", ""),
+        "organization": record["organization"],
+        "defaultLevel": record.get("defaultLevel", "read"),
+        "urls": {
+            "location": f"{state.api_base}/collections/{record['id']}",
+            "app": f"{state.app_base}/o/{record['organization']}/c/{record['id']}/",
+        },
+        "permissions": {
+            "view": rank >= 0,
+            "admin": rank >= RANK["admin"],
+            "viewInviteLinks": rank >= RANK["admin"],
+            "create": rank >= RANK["create"],
+        },
+    }
+    if record.get("description") is not None:
+        out["description"] = record["description"]
+    if record.get("parent"):
+        out["parent"] = record["parent"]
+    return out
+
+
+# --- trees and order ----------------------------------------------------------------------------------------
+
+
+def live_spaces(state: SandboxState, org: str, parent: Any = ...) -> list[Record]:
+    """The organization's spaces that are not deleted, in sidebar order (optionally only under ``parent``)."""
+    out = [
+        s
+        for s in state.spaces.values()
+        if s["organization"] == org and not s.get("deletedAt") and (parent is ... or s.get("parent") == parent)
+    ]
+    return sorted(out, key=lambda s: (s.get("order", 0), s["createdAt"], s["id"]))
+
+
+def org_collections(state: SandboxState, org: str, parent: Any = ...) -> list[Record]:
+    out = [
+        c
+        for c in state.collections.values()
+        if c["organization"] == org and (parent is ... or c.get("parent") == parent)
+    ]
+    return sorted(out, key=lambda c: (c.get("order", 0), c["id"]))
+
+
+def descendants(state: SandboxState, collection_id: str) -> list[Record]:
+    """Every collection under this one, at any depth (not the collection itself)."""
+    out: list[Record] = []
+    frontier = [collection_id]
+    while frontier:
+        cid = frontier.pop()
+        children = [c for c in state.collections.values() if c.get("parent") == cid]
+        out.extend(children)
+        frontier.extend(c["id"] for c in children)
+    return out
+
+
+def next_order(state: SandboxState, org: str, parent: str | None) -> int:
+    orders = [s.get("order", 0) for s in live_spaces(state, org, parent)]
+    orders += [c.get("order", 0) for c in org_collections(state, org, parent)]
+    return max(orders, default=-1) + 1
+
+
+# --- request bodies -----------------------------------------------------------------------------------------
+
+
+def check_default_level(body: dict[str, Any]) -> None:
+    if "defaultLevel" in body and body["defaultLevel"] not in (*ROLES, "inherit", None):
+        raise bad_request("defaultLevel must be a role (" + ", ".join(ROLES) + "), inherit or null")
+
+
+def check_merge_rules(value: Any) -> None:
+    if not isinstance(value, dict) or value.get("type") not in ("inherit", "rules", "none"):
+        raise bad_request("mergeRules must be {type: inherit}, {type: none} or {type: rules, rules: [...]}")
+    if value["type"] == "rules":
+        rules = value.get("rules")
+        if not isinstance(rules, list) or not all(
+            isinstance(r, dict) and isinstance(r.get("rule"), str) for r in rules
+        ):
+            raise bad_request("mergeRules.rules must be a list of {rule, users?}")

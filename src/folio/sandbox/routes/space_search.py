@@ -1,0 +1,98 @@
+"""Searching a space's current content (``GET /spaces/{spaceId}/search``): case-insensitive matches in page
+titles, descriptions and markdown, one result per page with the matching sections and a snippet of each."""
+
+from __future__ import annotations
+
+import re
+
+from folio.sandbox.revisions import slugify, walk
+from folio.sandbox.state import Record, SandboxState
+
+SNIPPET = 160
+_HEADING = re.compile(r"^#{1,6}\s+(.*)$")
+
+
+def sections(markdown: str, title: str) -> list[tuple[str, str]]:
+    """(heading, body text) of each section; the text before the first subheading belongs to the title."""
+    out: list[tuple[str, list[str]]] = [(title, [])]
+    for line in markdown.split("\n"):
+        heading = _HEADING.match(line)
+        if heading:
+            if not out[-1][1] and out[-1][0] == title and len(out) == 1:
+                out[-1] = (heading.group(1).strip(), [])
+            else:
+                out.append((heading.group(1).strip(), []))
+            continue
+        out[-1][1].append(line)
+    return [(h, " ".join(" ".join(body).split())) for h, body in out]
+
+
+def snippet(text: str, query: str) -> str:
+    index = text.lower().find(query.lower())
+    if index < 0 or len(text) <= SNIPPET:
+        return text[:SNIPPET] + ("…" if len(text) > SNIPPET else "")
+    start = max(0, index - SNIPPET // 3)
+    end = min(len(text), start + SNIPPET)
+    return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+
+
+def search(state: SandboxState, space: Record, query: str) -> list[Record]:
+    """Every page of the space's current revision that matches, best first, ranked from 1."""
+    needle = query.lower()
+    revision = state.revisions[space["revision"]]
+    app = f"{state.app_base}/o/{space['organization']}/s/{space['id']}"
+    parents: dict[str, tuple[str | None, str]] = {}
+    results: list[tuple[float, int, Record]] = []
+    for order, (page, parent, path) in enumerate(walk(revision.get("pages") or [])):
+        parents[page["id"]] = (parent["id"] if parent else None, page.get("title", ""))
+        if page.get("type") == "link":
+            continue
+        title = page.get("title", "")
+        page_hit = needle in title.lower() or needle in (page.get("description") or "").lower()
+        found: list[Record] = []
+        for heading, body in sections(page.get("markdown") or "", title):
+            if needle in heading.lower() or needle in body.lower():
+                anchor = slugify(heading)
+                score = 2.0 if needle in heading.lower() else 1.0
+                found.append(
+                    {
+                        "id": f"{page['id']}#{anchor}",
+                        "title": heading,
+                        "path": f"{path}#{anchor}",
+                        "score": score,
+                        "resultType": "section",
+                        "body": snippet(body, query),
+                        "urls": {"app": f"{app}/{path}#{anchor}"},
+                    }
+                )
+        if not page_hit and not found:
+            continue
+        ancestors: list[Record] = []
+        up = parent["id"] if parent else None
+        while up is not None:
+            ancestors.insert(0, {"title": parents[up][1]})
+            up = parents[up][0]
+        score = (3.0 if page_hit else 0.0) + sum(float(s["score"]) for s in found)
+        results.append(
+            (
+                score,
+                order,
+                {
+                    "id": page["id"],
+                    "title": title,
+                    "description": page.get("description") or "",
+                    "path": path,
+                    "score": score,
+                    "resultType": "page" if page_hit else "section",
+                    "sections": found,
+                    "ancestors": ancestors,
+                    "urls": {"app": f"{app}/{path}"},
+                },
+            )
+        )
+    results.sort(key=lambda r: (-r[0], r[1]))
+    ranked = []
+    for rank, (_, _, item) in enumerate(results, start=1):
+        item["rank"] = rank
+        ranked.append(item)
+    return ranked
