@@ -18,7 +18,7 @@ from folio.api.client import parse
 from folio.api.errors import InvalidRequest
 from folio.api.pagination import Paginator
 from folio.api.resources._base import UNSET, Resource, body, path
-from folio.api.resources.site_sections import check_icon, check_id, check_section_title
+from folio.api.resources.site_sections import check_icon, check_id
 from folio.models.site import AGENTS_CONTEXTS, SITE_VISIBILITIES, AgentsContext, Site, SiteVisibility
 from folio.models.site_structure import (
     STRUCTURE_ITEM_TYPES,
@@ -31,15 +31,27 @@ from folio.models.site_structure import (
     TemplateCondition,
     TemplateConditions,
     adaptive_schema_problems,
+    with_claim_descriptions,
 )
 
-__all__ = ["PointerLike", "SitesResource", "check_adaptive_schema", "check_group_title", "pointer"]
+__all__ = [
+    "PointerLike",
+    "SitesResource",
+    "check_adaptive_schema",
+    "check_group_title",
+    "check_site_title",
+    "pointer",
+]
 
 PointerLike = SiteStructureItemPointer | tuple[str, str]
 """A structure item: a pointer, or ``(type, id)`` with type site-space, site-section, site-section-group or
 site-external-link."""
 
 _SCHEMA_LIMIT = "a draft-07 object schema of boolean claims, with an `unsigned` object of boolean claims"
+
+
+def check_site_title(value: str | None, field: str = "title") -> None:
+    limits.check_length(field, value, min=2, max=128)
 
 
 def check_group_title(value: str | None, field: str = "title") -> None:
@@ -71,9 +83,7 @@ def pointer(value: PointerLike, field: str) -> dict[str, str]:
 
 def _same_level(item: dict[str, str], other: dict[str, str], field: str) -> None:
     if (item["type"] == "site-space") != (other["type"] == "site-space"):
-        raise InvalidRequest(
-            field, "is at another level of the structure than the item", "a sibling of the item"
-        )
+        raise InvalidRequest(field, "is at another level of the structure than the item", "a sibling of the item")
     if item == other:
         raise InvalidRequest(field, "is the item itself", "a sibling of the item")
 
@@ -106,7 +116,7 @@ class SitesResource(Resource):
         spaces: Sequence[str] | None = None,
     ) -> Site:
         """Create an unpublished site (title 2..128), optionally publishing ``spaces`` at its root."""
-        check_section_title(title)
+        check_site_title(title)
         limits.check_one_of("visibility", visibility, SITE_VISIBILITIES)
         if spaces is not None:
             if isinstance(spaces, str):
@@ -156,7 +166,7 @@ class SitesResource(Resource):
             if value is None:
                 raise InvalidRequest(field, "cannot be removed", "a value")
         if title is not UNSET:
-            check_section_title(title)
+            check_site_title(title)
         if visibility is not UNSET:
             limits.check_one_of("visibility", visibility, SITE_VISIBILITIES)
         if basename is not UNSET:
@@ -187,26 +197,23 @@ class SitesResource(Resource):
 
     async def adaptive_schema(self, organization_id: str, site_id: str) -> SiteAdaptiveSchema:
         """The site's visitor schema (NotFound when the site has none)."""
-        return await self._get(
-            SiteAdaptiveSchema, path("/orgs/{}/sites/{}/adaptive-schema", organization_id, site_id)
-        )
+        return await self._get(SiteAdaptiveSchema, path("/orgs/{}/sites/{}/adaptive-schema", organization_id, site_id))
 
     async def update_adaptive_schema(
         self, organization_id: str, site_id: str, json_schema: Mapping[str, Any]
     ) -> SiteAdaptiveSchema:
-        """Replace the visitor schema; its shape is checked first (see :func:`check_adaptive_schema`)."""
+        """Replace the visitor schema; its shape is checked first (see :func:`check_adaptive_schema`), and
+        claims without a description are sent with their name as one, as the service requires."""
         check_adaptive_schema(json_schema)
         return await self._send(
             SiteAdaptiveSchema,
             "PUT",
             path("/orgs/{}/sites/{}/adaptive-schema", organization_id, site_id),
-            {"jsonSchema": dict(json_schema)},
+            {"jsonSchema": with_claim_descriptions(dict(json_schema))},
             idempotent=True,
         )
 
-    async def template_conditions(
-        self, organization_id: str, site_id: str
-    ) -> builtins.list[TemplateCondition]:
+    async def template_conditions(self, organization_id: str, site_id: str) -> builtins.list[TemplateCondition]:
         """Conditions generated from the visitor schema, ready for a section's or site space's condition."""
         result: TemplateConditions = await self._get(
             TemplateConditions,
@@ -214,9 +221,7 @@ class SitesResource(Resource):
         )
         return result.items
 
-    async def published(
-        self, organization_id: str, site_id: str, *, share_key: str | None = None
-    ) -> PublishedSite:
+    async def published(self, organization_id: str, site_id: str, *, share_key: str | None = None) -> PublishedSite:
         """The site and its structure as published, with published URLs (``share_key``: share-link sites)."""
         return await self._get(
             PublishedSite,
@@ -226,9 +231,7 @@ class SitesResource(Resource):
 
     # -- structure -------------------------------------------------------------------------------------------
 
-    async def structure(
-        self, organization_id: str, site_id: str, *, share_key: str | None = None
-    ) -> SiteStructure:
+    async def structure(self, organization_id: str, site_id: str, *, share_key: str | None = None) -> SiteStructure:
         """The whole navigation: sections, groups (nested) and links, or the root site spaces."""
         return await self._get(
             SiteStructure,
