@@ -212,10 +212,10 @@ def _run_tui(args: argparse.Namespace, log: DebugLog | None) -> int:
         client = _client(resolved.base_url, resolved.token)
         where, organization = client.host, resolved.organization
 
-    from folio.services.browse import BrowseService
+    from folio.services import Services
     from folio.tui.app import FolioApp
 
-    app = FolioApp(BrowseService(client, where=where), keymap=settings.keymap, organization=organization)
+    app = FolioApp(Services(client, where=where), keymap=settings.keymap, organization=organization)
 
     async def run() -> None:
         try:

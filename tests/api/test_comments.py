@@ -18,9 +18,7 @@ from tests.conftest import FROZEN_AT, TOKEN
 
 
 def space_of(state: SandboxState, title: str = "Getting Started") -> str:
-    return next(
-        s["id"] for s in state.spaces.values() if s["title"] == title and s["organization"] == state.demo_org
-    )
+    return next(s["id"] for s in state.spaces.values() if s["title"] == title and s["organization"] == state.demo_org)
 
 
 def page_ids(state: SandboxState, space_id: str) -> list[str]:
@@ -30,9 +28,7 @@ def page_ids(state: SandboxState, space_id: str) -> list[str]:
 
 def make_cr(state: SandboxState, space_id: str) -> dict[str, Any]:
     """A change request record in the documented shape, made here so the tests do not hang on another seed."""
-    number = 1 + max(
-        (c.get("number", 0) for c in state.change_requests.values() if c["space"] == space_id), default=0
-    )
+    number = 1 + max((c.get("number", 0) for c in state.change_requests.values() if c["space"] == space_id), default=0)
     cid = state.new_id()
     revision = state.spaces[space_id]["revision"]
     state.change_requests[cid] = {
@@ -58,9 +54,7 @@ def make_cr(state: SandboxState, space_id: str) -> dict[str, Any]:
 
 
 def other_member(state: SandboxState, role: str) -> str:
-    return next(
-        u for u, m in state.members[state.demo_org].items() if m["role"] == role and u != state.default_user
-    )
+    return next(u for u, m in state.members[state.demo_org].items() if m["role"] == role and u != state.default_user)
 
 
 def as_user(state: SandboxState, user_id: str) -> None:
@@ -192,11 +186,7 @@ async def test_get_in_markdown_and_document_formats(client: GitBookClient, state
     assert plain.body.markdown == "Line one\nLine two" and plain.body.document is None
     assert doc.body.document is not None and doc.body.markdown is None
     assert doc.text == "Line one\nLine two"
-    assert (
-        plain.urls
-        and plain.urls.location
-        and plain.urls.location.endswith(f"/spaces/{sid}/comments/{made.id}")
-    )
+    assert plain.urls and plain.urls.location and plain.urls.location.endswith(f"/spaces/{sid}/comments/{made.id}")
 
 
 async def test_resolve_and_reopen(client: GitBookClient, state: SandboxState) -> None:
@@ -316,9 +306,7 @@ async def test_change_request_comments_by_id_and_number(client: GitBookClient, s
     assert made.id not in state.comments
 
 
-async def test_change_request_page_is_checked_against_its_revision(
-    client: GitBookClient, state: SandboxState
-) -> None:
+async def test_change_request_page_is_checked_against_its_revision(client: GitBookClient, state: SandboxState) -> None:
     sid = space_of(state)
     cr = make_cr(state, sid)
     other_page = page_ids(state, space_of(state, "User Guide"))[0]
@@ -353,9 +341,7 @@ async def test_replies_in_a_change_request(client: GitBookClient, state: Sandbox
     second = listed[1]
     got = await client.comments.get_reply(sid, made.id, second.id, change_request=cr["id"])
     assert got.id == second.id
-    changed = await client.comments.update_reply(
-        sid, made.id, second.id, change_request=cr["id"], markdown="Edit"
-    )
+    changed = await client.comments.update_reply(sid, made.id, second.id, change_request=cr["id"], markdown="Edit")
     assert changed.text == "Edit" and changed.edited_at == FROZEN_AT
     await client.comments.delete_reply(sid, made.id, second.id, change_request=cr["id"])
     assert [r["id"] for r in state.comments[made.id]["replies"]] == [reply.id]
@@ -368,14 +354,8 @@ async def test_replies_in_a_space(client: GitBookClient, state: SandboxState) ->
     assert state.comments[made.id]["replies"][0]["body"] == "First reply"
     got = await client.comments.get_reply(sid, made.id, reply.id, format="markdown")
     assert got.id == reply.id and got.body.markdown == "First reply"
-    assert (
-        got.urls
-        and got.urls.location
-        and got.urls.location.endswith(f"/comments/{made.id}/replies/{reply.id}")
-    )
-    edited = await client.comments.update_reply(
-        sid, made.id, reply.id, markdown="Edited", added_reactions=["🙏"]
-    )
+    assert got.urls and got.urls.location and got.urls.location.endswith(f"/comments/{made.id}/replies/{reply.id}")
+    edited = await client.comments.update_reply(sid, made.id, reply.id, markdown="Edited", added_reactions=["🙏"])
     assert edited.text == "Edited" and edited.reaction("🙏") and edited.edited_at == FROZEN_AT
     assert state.comments[made.id]["replies"][0]["reactions"][0]["emoji"] == "🙏"
     unreacted = await client.comments.update_reply(sid, made.id, reply.id, removed_reactions=["🙏"])

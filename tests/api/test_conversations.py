@@ -46,9 +46,7 @@ async def bare_client(state: SandboxState) -> AsyncIterator[GitBookClient]:
 # --- clusters -----------------------------------------------------------------------------------------------
 
 
-async def test_clusters_are_listed_by_last_update_with_their_counts(
-    client: GitBookClient, state: SandboxState
-) -> None:
+async def test_clusters_are_listed_by_last_update_with_their_counts(client: GitBookClient, state: SandboxState) -> None:
     listed = await client.conversations.clusters(state.demo_org).collect()
     assert len(listed) == len(clusters_of(state)) == 7
     assert all(isinstance(c, IssuesCluster) and c.object == "issues-cluster" for c in listed)
@@ -120,16 +118,10 @@ async def test_conversations_list_and_filter_by_source(client: GitBookClient, st
     assert len(every) == 13 and all(isinstance(c, Conversation) for c in every)
     slack = await client.conversations.list(state.demo_org, source="slack").collect()
     assert slack and {c.source for c in slack} == {"slack"}
-    assert (
-        slack[0].urls is not None
-        and slack[0].urls.source
-        and slack[0].urls.source.startswith("https://slack.")
-    )
+    assert slack[0].urls is not None and slack[0].urls.source and slack[0].urls.source.startswith("https://slack.")
 
 
-async def test_ingest_files_an_issue_in_the_matching_cluster(
-    client: GitBookClient, state: SandboxState
-) -> None:
+async def test_ingest_files_an_issue_in_the_matching_cluster(client: GitBookClient, state: SandboxState) -> None:
     login = clusters_of(state)["Login loops after SSO redirect"]
     pulse_before = list(login["weeklyPulse"])
     conversations_before = len(state.conversations)
@@ -161,9 +153,7 @@ async def test_ingest_files_an_issue_in_the_matching_cluster(
     assert conv["subject"] == "Redirect loop on login (edited)"
 
 
-async def test_ingest_with_nothing_in_common_opens_a_new_cluster(
-    client: GitBookClient, state: SandboxState
-) -> None:
+async def test_ingest_with_nothing_in_common_opens_a_new_cluster(client: GitBookClient, state: SandboxState) -> None:
     before = set(state.clusters)
     await client.conversations.ingest(
         state.demo_org,
@@ -239,9 +229,7 @@ async def test_get_conversation_detail(client: GitBookClient, state: SandboxStat
 # --- issues -------------------------------------------------------------------------------------------------
 
 
-async def test_issues_with_their_conversations_and_filters(
-    client: GitBookClient, state: SandboxState
-) -> None:
+async def test_issues_with_their_conversations_and_filters(client: GitBookClient, state: SandboxState) -> None:
     every = await client.conversations.issues(state.demo_org).collect()
     assert len(every) == 13 and all(isinstance(i, IssueWithConversation) for i in every)
     assert all(i.conversation is not None and i.conversation.id == i.issue.conversation for i in every)
@@ -297,9 +285,7 @@ async def test_a_service_without_conversations_raises_not_offered(
     assert state.clusters[cluster]["muted"] is False
 
 
-async def test_an_unknown_cluster_is_not_found_but_still_offered(
-    client: GitBookClient, state: SandboxState
-) -> None:
+async def test_an_unknown_cluster_is_not_found_but_still_offered(client: GitBookClient, state: SandboxState) -> None:
     with pytest.raises(NotFound) as caught:
         await client.conversations.cluster(state.demo_org, "no-such-cluster")
     assert not isinstance(caught.value, NotOffered)

@@ -82,9 +82,7 @@ async def test_unknown_organization_is_not_found(client: GitBookClient) -> None:
 async def test_create_from_url_starts_pending_then_completes_on_the_next_read(
     client: GitBookClient, state: SandboxState
 ) -> None:
-    spec = await client.openapi.create(
-        state.demo_org, slug="orders-v1", url="https://api.example.com/orders.json"
-    )
+    spec = await client.openapi.create(state.demo_org, slug="orders-v1", url="https://api.example.com/orders.json")
     assert spec.processing_state == "pending" and spec.is_processing
     assert spec.source_url == "https://api.example.com/orders.json"
     assert spec.visibility == "private"
@@ -105,9 +103,7 @@ async def test_create_answers_201(client: GitBookClient, state: SandboxState) ->
     assert "raw" in specs(state)
 
 
-async def test_create_from_text_parses_or_reports_a_parse_error(
-    client: GitBookClient, state: SandboxState
-) -> None:
+async def test_create_from_text_parses_or_reports_a_parse_error(client: GitBookClient, state: SandboxState) -> None:
     await client.openapi.create(state.demo_org, slug="tiny", text=YAML)
     good = await client.openapi.get(state.demo_org, "tiny")
     assert good.processing_state == "complete" and good.last_process_error_code is None
@@ -119,9 +115,7 @@ async def test_create_from_text_parses_or_reports_a_parse_error(
     assert bad.last_process_error_code == "PARSE_ERROR" and bad.error_count == 1
 
 
-async def test_unreachable_source_fails_with_fetch_timeout(
-    client: GitBookClient, state: SandboxState
-) -> None:
+async def test_unreachable_source_fails_with_fetch_timeout(client: GitBookClient, state: SandboxState) -> None:
     await client.openapi.create(state.demo_org, slug="slow", url="https://timeout.example.com/spec.json")
     spec = await client.openapi.get(state.demo_org, "slow")
     assert spec.last_process_error_code == "FETCH_TIMEOUT"
@@ -180,9 +174,7 @@ async def test_put_on_an_existing_spec_answers_200(client: GitBookClient, state:
 # --- visibility and delete ----------------------------------------------------------------------------------
 
 
-async def test_visibility_moves_between_private_and_public(
-    client: GitBookClient, state: SandboxState
-) -> None:
+async def test_visibility_moves_between_private_and_public(client: GitBookClient, state: SandboxState) -> None:
     public = await client.openapi.update(state.demo_org, "billing-api", visibility="public")
     assert public.visibility == "public" and public.urls is not None and public.urls.published
     assert specs(state)["billing-api"]["visibility"] == "public"
@@ -193,9 +185,7 @@ async def test_visibility_moves_between_private_and_public(
     assert specs(state)["billing-api"]["visibility"] == "private"
 
 
-async def test_delete_removes_the_spec_and_is_quiet_the_second_time(
-    client: GitBookClient, state: SandboxState
-) -> None:
+async def test_delete_removes_the_spec_and_is_quiet_the_second_time(client: GitBookClient, state: SandboxState) -> None:
     await client.openapi.delete(state.demo_org, "search-v2")
     assert "search-v2" not in specs(state)
     with pytest.raises(NotFound):

@@ -17,9 +17,7 @@ from folio.sandbox.seed.people import make_org, make_user
 
 def other_org(state: SandboxState) -> str:
     """The seeded organization where the demo user only edits."""
-    return next(
-        oid for oid in state.orgs if oid != state.demo_org and state.default_user in state.members[oid]
-    )
+    return next(oid for oid in state.orgs if oid != state.demo_org and state.default_user in state.members[oid])
 
 
 # --- the current user ---------------------------------------------------------------------------------------
@@ -37,9 +35,7 @@ async def test_me_is_the_token_owner(client: GitBookClient, state: SandboxState)
 # --- list and read ------------------------------------------------------------------------------------------
 
 
-async def test_list_returns_only_the_callers_organizations(
-    client: GitBookClient, state: SandboxState
-) -> None:
+async def test_list_returns_only_the_callers_organizations(client: GitBookClient, state: SandboxState) -> None:
     stranger = make_org(state, "Not Mine Inc", hostname="notmine", created_days_ago=10)
     orgs = await client.organizations.list().collect()
     assert [o.title for o in orgs] == ["Northwind Labs", "Open Robotics Guild"]
@@ -308,9 +304,7 @@ def handbook(state: SandboxState) -> str:
     return space
 
 
-async def test_search_finds_pages_and_sections(
-    client: GitBookClient, state: SandboxState, handbook: str
-) -> None:
+async def test_search_finds_pages_and_sections(client: GitBookClient, state: SandboxState, handbook: str) -> None:
     results = await client.organizations.search(state.demo_org, "ZYPHRODEX").collect()
     assert [r.id for r in results] == [handbook]
     space = results[0]

@@ -23,9 +23,7 @@ def team_id(state: SandboxState, title: str) -> str:
 
 
 def guild(state: SandboxState) -> str:
-    return next(
-        oid for oid in state.orgs if oid != state.demo_org and state.default_user in state.members[oid]
-    )
+    return next(oid for oid in state.orgs if oid != state.demo_org and state.default_user in state.members[oid])
 
 
 # --- members ------------------------------------------------------------------------------------------------
@@ -194,9 +192,7 @@ async def test_team_title_limits(client: GitBookClient, state: SandboxState, tit
     with pytest.raises(BadRequest):
         await client.request_json("PUT", f"/orgs/{state.demo_org}/teams", json={"title": title})
     with pytest.raises(BadRequest):
-        await client.request_json(
-            "PUT", f"/orgs/{state.demo_org}/teams", json={"title": "Ok", "members": ["x"]}
-        )
+        await client.request_json("PUT", f"/orgs/{state.demo_org}/teams", json={"title": "Ok", "members": ["x"]})
     assert len(state.teams) == count
 
 
@@ -301,9 +297,7 @@ async def test_create_update_delete_saml_provider(client: GitBookClient, state: 
         ({"label": "Ok", "default_role": "owner"}, "defaultRole"),
     ],
 )
-async def test_saml_limits(
-    client: GitBookClient, state: SandboxState, kwargs: dict[str, Any], field: str
-) -> None:
+async def test_saml_limits(client: GitBookClient, state: SandboxState, kwargs: dict[str, Any], field: str) -> None:
     count = len(state.saml)
     with pytest.raises(InvalidRequest) as caught:
         await client.saml.create(state.demo_org, **kwargs)

@@ -67,9 +67,7 @@ async def test_get_unknown_translation_is_not_found(client: GitBookClient, state
     assert "No matching translation" in caught.value.message
 
 
-async def test_translation_of_another_organization_is_not_found(
-    client: GitBookClient, state: SandboxState
-) -> None:
+async def test_translation_of_another_organization_is_not_found(client: GitBookClient, state: SandboxState) -> None:
     theirs = new_translation(state, other_org(state), space="s", source_language="en", language="fr")
     with pytest.raises(NotFound):
         await client.translations.get(state.demo_org, theirs["id"])
@@ -142,9 +140,7 @@ async def test_update_replaces_the_instructions(client: GitBookClient, state: Sa
         await client.translations.update(state.demo_org, "nope", instructions="x")
 
 
-async def test_delete_removes_and_is_quiet_the_second_time(
-    client: GitBookClient, state: SandboxState
-) -> None:
+async def test_delete_removes_and_is_quiet_the_second_time(client: GitBookClient, state: SandboxState) -> None:
     space = make_space(state, state.demo_org)
     record = new_translation(state, state.demo_org, space=space, source_language="en", language="pl")
     await client.translations.delete(state.demo_org, record["id"])
@@ -195,14 +191,10 @@ async def test_limits_are_caught_before_sending(
     assert set(state.translations) == before
 
 
-async def test_unknown_languages_parse_but_the_sandbox_refuses_them(
-    client: GitBookClient, state: SandboxState
-) -> None:
+async def test_unknown_languages_parse_but_the_sandbox_refuses_them(client: GitBookClient, state: SandboxState) -> None:
     space = make_space(state, state.demo_org)
     with pytest.raises(BadRequest) as caught:
-        await client.translations.create(
-            state.demo_org, language="tlh", source_space=space, source_language="en"
-        )
+        await client.translations.create(state.demo_org, language="tlh", source_space=space, source_language="en")
     assert "language" in caught.value.message
 
 

@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 
 from folio.api import GitBookClient, RetryPolicy, Token
 from folio.sandbox import SandboxState, SandboxTransport
-from folio.services.browse import BrowseService
+from folio.services import Services
 from folio.tui.app import FolioApp
 from tests.conftest import SANDBOX_URL, TOKEN
 
@@ -31,7 +31,7 @@ def _app(sandbox: Any) -> FolioApp:
         transport=SandboxTransport(sandbox),
         retry=RetryPolicy(sleep=_no_sleep),
     )
-    app = FolioApp(BrowseService(client, where="the demo sandbox"))
+    app = FolioApp(Services(client, where="the demo sandbox"))
     app.animation_level = "none"
     return app
 

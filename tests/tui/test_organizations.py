@@ -8,7 +8,7 @@ from textual.widgets import Static
 from folio.api import GitBookClient, RetryPolicy, Token
 from folio.models.organization import Organization
 from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
-from folio.services.browse import BrowseService
+from folio.services import Services
 from folio.tui.app import FolioApp
 from folio.tui.screens.organizations import OrganizationsScreen
 from tests.conftest import SANDBOX_URL, TOKEN
@@ -43,6 +43,14 @@ async def _no_sleep(seconds: float) -> None:
     return None
 
 
+class StandIn:
+    """Services holding only a stand-in browse service."""
+
+    def __init__(self, browse: object) -> None:
+        self.browse = browse
+        self.where = "a stand-in"
+
+
 class CountingBrowse:
     """A stand-in service: counts the loads, returns what it is given (or raises it)."""
 
@@ -60,7 +68,7 @@ class CountingBrowse:
 
 
 async def test_the_users_organizations_are_listed(client: GitBookClient, state: SandboxState) -> None:
-    app = FolioApp(BrowseService(client, where="the test sandbox"))
+    app = FolioApp(Services(client, where="the test sandbox"))
     async with app.run_test(size=SIZE) as pilot:
         screen = await _settled(app, pilot)
         assert _rows(screen) == [
@@ -75,7 +83,7 @@ async def test_the_users_organizations_are_listed(client: GitBookClient, state: 
 
 
 async def test_keys_move_the_cursor_and_q_quits(client: GitBookClient) -> None:
-    app = FolioApp(BrowseService(client))
+    app = FolioApp(Services(client))
     async with app.run_test(size=SIZE) as pilot:
         screen = await _settled(app, pilot)
         table = screen.table
@@ -95,7 +103,7 @@ async def test_keys_move_the_cursor_and_q_quits(client: GitBookClient) -> None:
 
 
 async def test_r_refreshes_and_keeps_the_cursor(client: GitBookClient, state: SandboxState) -> None:
-    app = FolioApp(BrowseService(client))
+    app = FolioApp(Services(client))
     async with app.run_test(size=SIZE) as pilot:
         screen = await _settled(app, pilot)
         await pilot.press("j")
@@ -109,7 +117,7 @@ async def test_r_refreshes_and_keeps_the_cursor(client: GitBookClient, state: Sa
 
 async def test_the_profiles_organization_is_selected_first(client: GitBookClient, state: SandboxState) -> None:
     second = next(oid for oid, org in state.orgs.items() if org["title"] == "Open Robotics Guild")
-    app = FolioApp(BrowseService(client), organization=second)
+    app = FolioApp(Services(client), organization=second)
     async with app.run_test(size=SIZE) as pilot:
         screen = await _settled(app, pilot)
         assert screen.table.cursor_row == 1
@@ -117,7 +125,7 @@ async def test_the_profiles_organization_is_selected_first(client: GitBookClient
 
 async def test_a_refused_token_is_said_in_words_and_r_tries_again(client: GitBookClient, state: SandboxState) -> None:
     state.tokens = {"some-other-token": state.default_user}
-    app = FolioApp(BrowseService(client))
+    app = FolioApp(Services(client))
     async with app.run_test(size=SIZE) as pilot:
         screen = await _settled(app, pilot)
         message = _message(screen)
@@ -142,7 +150,7 @@ async def test_a_failing_service_is_said_in_words(state: SandboxState) -> None:
         transport=SandboxTransport(failing),
         retry=RetryPolicy(sleep=_no_sleep),
     )
-    app = FolioApp(BrowseService(client))
+    app = FolioApp(Services(client))
     async with app.run_test(size=SIZE) as pilot:
         screen = await _settled(app, pilot)
         message = _message(screen)
@@ -154,7 +162,7 @@ async def test_a_failing_service_is_said_in_words(state: SandboxState) -> None:
 
 async def test_hostile_titles_are_shown_as_text(client: GitBookClient, state: SandboxState) -> None:
     state.orgs[state.demo_org]["title"] = "[@click=app.quit]x\x1b]52;c;ZXZpbA==\x07\u202e[b]y"
-    app = FolioApp(BrowseService(client))
+    app = FolioApp(Services(client))
     async with app.run_test(size=SIZE) as pilot:
         screen = await _settled(app, pilot)
         assert _rows(screen)[0][0] == "[@click=app.quit]x[b]y"
@@ -165,7 +173,7 @@ async def test_hostile_titles_are_shown_as_text(client: GitBookClient, state: Sa
 
 async def test_no_organizations_is_said_in_words() -> None:
     browse = CountingBrowse([])
-    app = FolioApp(browse)  # type: ignore[arg-type]
+    app = FolioApp(StandIn(browse))  # type: ignore[arg-type]
     async with app.run_test(size=SIZE) as pilot:
         screen = await _settled(app, pilot)
         assert _message(screen).startswith("You are not a member of any organization yet.")
@@ -179,7 +187,7 @@ async def test_bindings_have_ids_and_tooltips_and_the_keymap_remaps_them() -> No
         assert binding.id and binding.tooltip, binding
         assert "+" not in binding.key  # plain keys: nothing a terminal cannot send
     browse = CountingBrowse([Organization(id="o1", title="Only Org")])
-    app = FolioApp(browse, keymap={"organizations.refresh": "f5"})  # type: ignore[arg-type]
+    app = FolioApp(StandIn(browse), keymap={"organizations.refresh": "f5"})  # type: ignore[arg-type]
     async with app.run_test(size=SIZE) as pilot:
         await _settled(app, pilot)
         assert browse.loads == 1
@@ -192,7 +200,7 @@ async def test_bindings_have_ids_and_tooltips_and_the_keymap_remaps_them() -> No
 
 
 async def test_a_bug_of_ours_is_said_in_words_not_a_traceback() -> None:
-    app = FolioApp(CountingBrowse(RuntimeError("internal detail \x1b[2J")))  # type: ignore[arg-type]
+    app = FolioApp(StandIn(CountingBrowse(RuntimeError("internal detail \x1b[2J"))))  # type: ignore[arg-type]
     async with app.run_test(size=SIZE) as pilot:
         screen = await _settled(app, pilot)
         message = _message(screen)

@@ -194,7 +194,7 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 
     async def fake_run(self: FolioApp, **kwargs: Any) -> None:
         seen["app"] = self
-        seen["orgs"] = [org.title for org in await self.browse.organizations()]
+        seen["orgs"] = [org.title for org in await self.services.browse.organizations()]
 
     monkeypatch.setattr(FolioApp, "run_async", fake_run)
     return seen
@@ -203,7 +203,7 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 def test_demo_opens_on_the_in_process_sandbox(opened: dict[str, Any]) -> None:
     assert cli.main(["--demo"]) == 0
     assert opened["orgs"][0] == "Northwind Labs"
-    assert opened["app"].browse.where == "the demo sandbox"
+    assert opened["app"].services.where == "the demo sandbox"
 
 
 def test_a_token_opens_the_tui_with_the_profile(
@@ -212,7 +212,7 @@ def test_a_token_opens_the_tui_with_the_profile(
     monkeypatch.setenv("GITBOOK_TOKEN", TOKEN)
     assert cli.main(["--base-url", SANDBOX_URL]) == 0
     assert "Northwind Labs" in opened["orgs"]
-    assert opened["app"].browse.where == "sandbox.folio.test"
+    assert opened["app"].services.where == "sandbox.folio.test"
 
 
 # -- the debug log ------------------------------------------------------------------------------------------

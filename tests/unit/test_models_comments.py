@@ -125,9 +125,7 @@ def test_body_variants(body: dict[str, Any], text: str) -> None:
 
 
 def test_unknown_fields_and_statuses_do_not_crash() -> None:
-    c = Comment.model_validate(
-        comment(status="archived", futureField={"a": 1}, target={"space": "s", "x": 1})
-    )
+    c = Comment.model_validate(comment(status="archived", futureField={"a": 1}, target={"space": "s", "x": 1}))
     assert c.status == "archived" and c.status not in KNOWN_COMMENT_STATUSES
     assert c.model_extra and c.model_extra["futureField"] == {"a": 1}
 

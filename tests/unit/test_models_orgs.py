@@ -108,14 +108,8 @@ def test_full_organization() -> None:
     assert org.merge_rules.rules[2].expression == "true"
     assert org.trial is not None and org.trial.decision == "downgrade"
     assert org.blocked is not None and org.blocked.source == "backoffice"
-    assert (
-        org.internal_billing_migration is not None and org.internal_billing_migration.discount_percent == 20
-    )
-    assert (
-        org.permissions.create_open_api_spec
-        and org.permissions.own_team
-        and org.logo == "https://cdn.x/l.png"
-    )
+    assert org.internal_billing_migration is not None and org.internal_billing_migration.discount_percent == 20
+    assert org.permissions.create_open_api_spec and org.permissions.own_team and org.logo == "https://cdn.x/l.png"
     assert org.model_extra == {"brandNewField": {"x": 1}}
     assert org.to_wire()["internal_billingMigration"]["discountPercent"] == 20
 
@@ -192,11 +186,7 @@ def test_team_entries() -> None:
     entry = TeamMemberEntry.model_validate(
         {"organization": MEMBER, "team": {"role": "owner"}, "permissions": {"view": True}}
     )
-    assert (
-        entry.organization.user.display_name == "Ada"
-        and entry.team.role == "owner"
-        and entry.permissions.view
-    )
+    assert entry.organization.user.display_name == "Ada" and entry.team.role == "owner" and entry.permissions.view
     mine = MemberTeam.model_validate({"team": TEAM, "member": {"role": "member"}})
     assert mine.team.title == "Docs" and mine.team.permissions.view and mine.member.role == "member"
 

@@ -187,9 +187,7 @@ class Organization(Model):
     trial: Trial | None = None
     custom_hostname: str | None = None
     blocked: Blocked | None = None
-    internal_billing_migration: BillingMigration | None = Field(
-        default=None, alias="internal_billingMigration"
-    )
+    internal_billing_migration: BillingMigration | None = Field(default=None, alias="internal_billingMigration")
     permissions: OrganizationPermissions = Field(default_factory=OrganizationPermissions)
 
     @property

@@ -13,6 +13,7 @@ service's body ``{"error": {"code", "message"}}``.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.applications import Starlette
@@ -42,7 +43,7 @@ def all_routes(offer_optional: bool = True) -> list[SandboxRoute]:
     return out
 
 
-def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+def _error(status: int, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error": {"code": status, "message": message}}, status_code=status, headers=headers)
 
 

@@ -1,8 +1,62 @@
 """Use-cases over the API (and, later, the cache): what the screens ask for, in the product's words.
 
-Services never import Textual; screens receive them in their constructors.
+Services never import Textual; screens receive them in their constructors. :class:`Services` holds one of each,
+built on first use over one client; ``folio.cli`` makes it and hands it to the app.
 """
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from folio.services.browse import BrowseService
 
-__all__ = ["BrowseService"]
+if TYPE_CHECKING:
+    from folio.api.client import GitBookClient
+    from folio.models.common import User
+    from folio.services.comments import CommentService
+    from folio.services.review import ReviewService
+    from folio.services.sites import SiteService
+
+__all__ = ["BrowseService", "Services"]
+
+
+class Services:
+    """Every service of the product over one client: ``services.browse``, ``.review``, ``.comments``,
+    ``.sites``; ``await services.me()`` is the signed-in user (asked once)."""
+
+    def __init__(self, client: GitBookClient, *, where: str | None = None) -> None:
+        self.client = client
+        self.where = where or client.host
+        """Where the data comes from, in words for the header (``api.gitbook.com``, ``the demo sandbox``)."""
+        self._me: User | None = None
+
+    async def me(self) -> User:
+        if self._me is None:
+            self._me = await self.client.users.me()
+        return self._me
+
+    @cached_property
+    def browse(self) -> BrowseService:
+        return BrowseService(self.client, where=self.where)
+
+    @cached_property
+    def review(self) -> ReviewService:
+        from folio.services.review import ReviewService
+
+        return ReviewService(self.client, self)
+
+    @cached_property
+    def comments(self) -> CommentService:
+        from folio.services.comments import CommentService
+
+        return CommentService(self.client, self)
+
+    @cached_property
+    def sites(self) -> SiteService:
+        from folio.services.sites import SiteService
+
+        return SiteService(self.client, self)
+
+    async def aclose(self) -> None:
+        await self.client.aclose()

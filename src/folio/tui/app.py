@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.content import Content
+from textual.screen import Screen
 
 from folio.tui import styles_dir
 from folio.tui.safe import safe
 from folio.tui.screens.organizations import OrganizationsScreen
 
 if TYPE_CHECKING:
-    from folio.services.browse import BrowseService
+    from folio.services import Services
 
 __all__ = ["CRUMB", "FolioApp"]
 
@@ -26,6 +27,7 @@ class FolioApp(App[None]):
     """Folio's TUI. Takes its services ready-made (``folio.cli`` wires them) and opens on the organizations.
 
     ``keymap`` (binding id -> keys, from the config's ``[keymap]``) remaps any binding that has an id.
+    ``start`` (for tests and jumps) builds the first screen instead of the organizations.
     """
 
     TITLE = "Folio"
@@ -36,21 +38,26 @@ class FolioApp(App[None]):
 
     def __init__(
         self,
-        browse: BrowseService,
+        services: Services,
         *,
         keymap: Mapping[str, str] | None = None,
         organization: str | None = None,
+        start: Callable[[], Screen[Any]] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.browse = browse
+        self.services = services
         self.organization = organization
-        self.sub_title = browse.where
+        self.start = start
+        self.sub_title = services.where
         if keymap:
             self.set_keymap(dict(keymap))
 
     def on_mount(self) -> None:
-        self.push_screen(OrganizationsScreen(self.browse, initial=self.organization))
+        if self.start is not None:
+            self.push_screen(self.start())
+        else:
+            self.push_screen(OrganizationsScreen(self.services.browse, initial=self.organization))
 
     def format_title(self, title: str, sub_title: str) -> Content:
         """The header as breadcrumbs, ``Folio > Organizations``: a screen's ``sub_title`` is its trail,

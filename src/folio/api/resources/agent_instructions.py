@@ -32,9 +32,7 @@ class AgentInstructionsResource(Resource):
     async def get(self, organization_id: str) -> AgentInstructions:
         return await self._get(AgentInstructions, path("/orgs/{}/agent-instructions", organization_id))
 
-    async def update(
-        self, organization_id: str, instructions: Document | dict[str, Any] | str
-    ) -> AgentInstructions:
+    async def update(self, organization_id: str, instructions: Document | dict[str, Any] | str) -> AgentInstructions:
         """Replace the instructions: a document, its wire dict, or plain text (one paragraph a line)."""
         return await self._send(
             AgentInstructions,

@@ -50,9 +50,7 @@ def _reactions(field: str, emojis: Sequence[str] | None) -> list[str] | None:
     return out
 
 
-def _edits(
-    markdown: str | None, added: Sequence[str] | None, removed: Sequence[str] | None
-) -> dict[str, Any]:
+def _edits(markdown: str | None, added: Sequence[str] | None, removed: Sequence[str] | None) -> dict[str, Any]:
     """The body of a comment or reply update: only the fields given."""
     payload: dict[str, Any] = {}
     if markdown is not None:
@@ -159,9 +157,7 @@ class CommentsResource(Resource):
         url = self._comment(space_id, change_request, comment_id)
         return await self._send(Comment, "PUT", url, payload, idempotent=True)
 
-    async def delete(
-        self, space_id: str, comment_id: str, *, change_request: str | int | None = None
-    ) -> None:
+    async def delete(self, space_id: str, comment_id: str, *, change_request: str | int | None = None) -> None:
         """Delete a comment and its replies."""
         await self._send_empty("DELETE", self._comment(space_id, change_request, comment_id))
 

@@ -104,9 +104,7 @@ class ConversationsResource(Resource):
 
     async def cluster(self, organization_id: str, cluster_id: str) -> IssuesCluster:
         url = path("/orgs/{}/conversations-clusters/{}", organization_id, cluster_id)
-        result: IssuesCluster = await self._by_id(
-            "conversations.clusters", organization_id, IssuesCluster, "GET", url
-        )
+        result: IssuesCluster = await self._by_id("conversations.clusters", organization_id, IssuesCluster, "GET", url)
         return result
 
     async def update_cluster(self, organization_id: str, cluster_id: str, *, muted: bool) -> IssuesCluster:

@@ -111,17 +111,11 @@ class OpenAPIResource(Resource):
             idempotent=True,
         )
 
-    def versions(
-        self, organization_id: str, slug: str, *, limit: int | None = None
-    ) -> Paginator[OpenAPISpecVersion]:
-        return self._list(
-            OpenAPISpecVersion, path("/orgs/{}/openapi/{}/versions", organization_id, slug), limit=limit
-        )
+    def versions(self, organization_id: str, slug: str, *, limit: int | None = None) -> Paginator[OpenAPISpecVersion]:
+        return self._list(OpenAPISpecVersion, path("/orgs/{}/openapi/{}/versions", organization_id, slug), limit=limit)
 
     async def latest_version(self, organization_id: str, slug: str) -> OpenAPISpecVersion:
-        return await self._get(
-            OpenAPISpecVersion, path("/orgs/{}/openapi/{}/versions/latest", organization_id, slug)
-        )
+        return await self._get(OpenAPISpecVersion, path("/orgs/{}/openapi/{}/versions/latest", organization_id, slug))
 
     async def latest_version_content(self, organization_id: str, slug: str) -> OpenAPISpecContent:
         return await self._get(

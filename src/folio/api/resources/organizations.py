@@ -96,9 +96,7 @@ class OrganizationsResource(Resource):
             inviteLinks=invite_links,
             mergeRules=merge_rules,
         )
-        return await self._send(
-            Organization, "PATCH", path("/orgs/{}", organization_id), payload, idempotent=True
-        )
+        return await self._send(Organization, "PATCH", path("/orgs/{}", organization_id), payload, idempotent=True)
 
     async def delete_invite(self, organization_id: str, invite_id: str) -> None:
         """Delete an invite link of the organization (no error when it is already gone)."""
@@ -110,14 +108,10 @@ class OrganizationsResource(Resource):
         # Joining twice leaves one membership: safe to send again.
         await self._send_empty("POST", path("/orgs/{}/join", organization_id), idempotent=True)
 
-    def search(
-        self, organization_id: str, query: str, *, limit: int | None = None
-    ) -> Paginator[SearchSpaceResult]:
+    def search(self, organization_id: str, query: str, *, limit: int | None = None) -> Paginator[SearchSpaceResult]:
         """The organization's spaces whose pages match ``query`` (at most 512 characters)."""
         check_search_query(query)
-        return self._list(
-            SearchSpaceResult, path("/orgs/{}/search", organization_id), {"query": query}, limit=limit
-        )
+        return self._list(SearchSpaceResult, path("/orgs/{}/search", organization_id), {"query": query}, limit=limit)
 
     async def ping(self, organization_id: str) -> PingResult:
         """Record that the member is active now; the answer may carry claims for a site visitor."""

@@ -47,20 +47,14 @@ class TeamsResource(Resource):
         limit: int | None = None,
     ) -> Paginator[Team]:
         """Teams; ``owner`` keeps those that member can manage; ``title`` filters (case-insensitive)."""
-        return self._list(
-            Team, path("/orgs/{}/teams", organization_id), {"owner": owner, "title": title}, limit=limit
-        )
+        return self._list(Team, path("/orgs/{}/teams", organization_id), {"owner": owner, "title": title}, limit=limit)
 
     async def create(self, organization_id: str, *, title: str, members: Sequence[str] | None = None) -> Team:
         """Create a team (title 1..64 characters), optionally with members (user ids)."""
         check_team_title(title)
-        payload = body(
-            title=title, members=_check_users("members", members) if members is not None else UNSET
-        )
+        payload = body(title=title, members=_check_users("members", members) if members is not None else UNSET)
         # A PUT that creates: sending it twice makes two teams.
-        return await self._send(
-            Team, "PUT", path("/orgs/{}/teams", organization_id), payload, idempotent=False
-        )
+        return await self._send(Team, "PUT", path("/orgs/{}/teams", organization_id), payload, idempotent=False)
 
     async def get(self, organization_id: str, team_id: str) -> Team:
         return await self._get(Team, path("/orgs/{}/teams/{}", organization_id, team_id))
@@ -81,9 +75,7 @@ class TeamsResource(Resource):
     def list_members(
         self, organization_id: str, team_id: str, *, limit: int | None = None
     ) -> Paginator[TeamMemberEntry]:
-        return self._list(
-            TeamMemberEntry, path("/orgs/{}/teams/{}/members", organization_id, team_id), limit=limit
-        )
+        return self._list(TeamMemberEntry, path("/orgs/{}/teams/{}/members", organization_id, team_id), limit=limit)
 
     async def update_members(
         self,
@@ -102,17 +94,13 @@ class TeamsResource(Resource):
         payload = body(
             add=_check_users("add", add) if add is not None else UNSET,
             remove=_check_users("remove", remove) if remove is not None else UNSET,
-            memberships={u: {"role": r} for u, r in memberships.items()}
-            if memberships is not None
-            else UNSET,
+            memberships={u: {"role": r} for u, r in memberships.items()} if memberships is not None else UNSET,
         )
         await self._send_empty(
             "PUT", path("/orgs/{}/teams/{}/members", organization_id, team_id), payload, idempotent=True
         )
 
-    async def set_member(
-        self, organization_id: str, team_id: str, user_id: str, *, role: TeamRole = UNSET
-    ) -> None:
+    async def set_member(self, organization_id: str, team_id: str, user_id: str, *, role: TeamRole = UNSET) -> None:
         """Add a member to the team, or change their role in it."""
         if role is not UNSET:
             limits.check_one_of("role", role, TEAM_ROLES)
@@ -124,6 +112,4 @@ class TeamsResource(Resource):
         )
 
     async def remove_member(self, organization_id: str, team_id: str, user_id: str) -> None:
-        await self._send_empty(
-            "DELETE", path("/orgs/{}/teams/{}/members/{}", organization_id, team_id, user_id)
-        )
+        await self._send_empty("DELETE", path("/orgs/{}/teams/{}/members/{}", organization_id, team_id, user_id))

@@ -228,9 +228,7 @@ def repliers(state: SandboxState, replies: list[Record]) -> list[Record]:
         entry["count"] += 1
         entry["updatedAt"] = max(entry["updatedAt"], reply.get("editedAt") or reply["postedAt"])
     ordered = sorted(by_user.items(), key=lambda kv: kv[1]["updatedAt"], reverse=True)
-    return [
-        {"user": state.user_json(uid), "count": e["count"], "updatedAt": e["updatedAt"]} for uid, e in ordered
-    ]
+    return [{"user": state.user_json(uid), "count": e["count"], "updatedAt": e["updatedAt"]} for uid, e in ordered]
 
 
 def render_target(state: SandboxState, record: Record) -> Record:
@@ -321,8 +319,7 @@ async def post_comment(request: Request) -> Response:
     page_id, node_id = read_id(data, "page"), read_id(data, "node")
     cell = data.get("tableCell")
     if cell is not None and not (
-        isinstance(cell, dict)
-        and all(isinstance(cell.get(k), str) and cell[k] for k in ("record", "definition"))
+        isinstance(cell, dict) and all(isinstance(cell.get(k), str) and cell[k] for k in ("record", "definition"))
     ):
         raise bad_request("tableCell must be an object with record and definition")
     revision = sc.cr["revision"] if sc.cr else sc.space["revision"]

@@ -65,9 +65,7 @@ def render_cluster(state: SandboxState, rec: Record, counts: Record | None) -> R
         "weeklyPulse": list(rec["weeklyPulse"]),
         "sources": dict(counts["sources"]),
         "stats": {"issues": counts["issues"], "conversations": len(counts["conversations"])},
-        "urls": {
-            "location": f"{state.api_base}/orgs/{rec['organization']}/conversations-clusters/{rec['id']}"
-        },
+        "urls": {"location": f"{state.api_base}/orgs/{rec['organization']}/conversations-clusters/{rec['id']}"},
     }
 
 

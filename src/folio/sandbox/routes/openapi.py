@@ -122,9 +122,7 @@ def render_version(state: SandboxState, org_id: str, rec: Record, version: Recor
         "id": version["id"],
         "createdAt": version["createdAt"],
         "url": version["url"],
-        "urls": {
-            "location": f"{state.api_base}/orgs/{org_id}/openapi/{rec['slug']}/versions/{version['id']}"
-        },
+        "urls": {"location": f"{state.api_base}/orgs/{org_id}/openapi/{rec['slug']}/versions/{version['id']}"},
     }
 
 

@@ -71,8 +71,7 @@ def _permissions(state: SandboxState, org_id: str, user_id: str) -> dict[str, bo
     member, admin, creator = role != "none", role == "admin", role in ("admin", "create")
     staff = member and role is not None
     owns = any(
-        t.get("organization") == org_id and t.get("members", {}).get(user_id) == "owner"
-        for t in state.teams.values()
+        t.get("organization") == org_id and t.get("members", {}).get(user_id) == "owner" for t in state.teams.values()
     )
     return {
         "view": True,
@@ -160,8 +159,7 @@ def _merge_rules(value: Any) -> Record:
         raise bad_request("mergeRules must be {type: rules, rules: [...]} or {type: none}")
     rules = value.get("rules", [])
     if value["type"] == "rules" and (
-        not isinstance(rules, list)
-        or not all(isinstance(r, dict) and isinstance(r.get("rule"), str) for r in rules)
+        not isinstance(rules, list) or not all(isinstance(r, dict) and isinstance(r.get("rule"), str) for r in rules)
     ):
         raise bad_request("mergeRules.rules must be an array of {rule, users}")
     return value
@@ -186,9 +184,7 @@ async def update_org(request: Request) -> Response:
     if "defaultContent" in body:
         content = body["defaultContent"]
         if content is not None and not (
-            isinstance(content, dict)
-            and content.get("type") == "site"
-            and isinstance(content.get("site"), str)
+            isinstance(content, dict) and content.get("type") == "site" and isinstance(content.get("site"), str)
         ):
             raise bad_request("defaultContent must be {type: site, site: <site id>} or null")
         if content is not None and content["site"] not in state.sites:

@@ -262,9 +262,7 @@ async def list_teams(request: Request) -> Response:
     state, org_id, viewer = require_member(request)
     title = (request.query_params.get("title") or "").lower()
     owner = request.query_params.get("owner")
-    teams = [
-        t for t in state.teams.values() if t.get("organization") == org_id and title in t["title"].lower()
-    ]
+    teams = [t for t in state.teams.values() if t.get("organization") == org_id and title in t["title"].lower()]
     if owner is not None:
         teams = [t for t in teams if can_manage_team(state, t, owner)]
     teams.sort(key=lambda t: t["title"].lower())
@@ -386,9 +384,7 @@ async def update_team_members(request: Request) -> Response:
     for ref, entry in memberships.items():
         if not isinstance(entry, dict):
             raise bad_request("memberships values must be objects with a role")
-        roles[_user_ref(state, org_id, ref, "memberships")] = _team_role(
-            entry.get("role"), "memberships.role"
-        )
+        roles[_user_ref(state, org_id, ref, "memberships")] = _team_role(entry.get("role"), "memberships.role")
     current = team.setdefault("members", {})
     for uid in add:
         current.setdefault(uid, "member")
@@ -440,9 +436,7 @@ def _space_permissions(role: str) -> dict[str, bool]:
     }
 
 
-def render_space_summary(
-    state: SandboxState, space: Record, role: str, stats: dict[str, dict[str, int]]
-) -> Record:
+def render_space_summary(state: SandboxState, space: Record, role: str, stats: dict[str, dict[str, int]]) -> Record:
     """A space in the wire shape of ``Space``, from its record alone (the spaces area renders it fully)."""
     sid, org_id = space["id"], space.get("organization", "")
     counts = stats.get(sid, {})

@@ -16,9 +16,7 @@ from folio.sandbox.state import Record, SandboxState
 
 # (target: "space" | "page" | "node", text, author, hours ago, resolved, [(author, text, hours later)],
 #  [(emoji, [reactors])]); authors index the commenting members of the organization.
-THREADS: list[
-    tuple[str, str, int, float, bool, list[tuple[int, str, float]], list[tuple[str, list[int]]]]
-] = [
+THREADS: list[tuple[str, str, int, float, bool, list[tuple[int, str, float]], list[tuple[str, list[int]]]]] = [
     (
         "page",
         "The first paragraph of **{title}** still says the CLI needs Python 3.9; it needs 3.11 now.",
@@ -71,9 +69,7 @@ THREADS: list[
     ),
 ]
 
-CR_THREADS: list[
-    tuple[str, str, int, float, bool, list[tuple[int, str, float]], list[tuple[str, list[int]]]]
-] = [
+CR_THREADS: list[tuple[str, str, int, float, bool, list[tuple[int, str, float]], list[tuple[str, list[int]]]]] = [
     (
         "page",
         "This rewrite of **{title}** reads much better.",
@@ -107,9 +103,7 @@ def _pages(state: SandboxState, revision: str) -> list[Record]:
     return [p for p, _, _ in walk(tree) if p.get("type", "document") == "document"]
 
 
-def _thread(
-    state: SandboxState, space: Record, cr: Record | None, spec: tuple, people: list[str], pick: int
-) -> None:
+def _thread(state: SandboxState, space: Record, cr: Record | None, spec: tuple, people: list[str], pick: int) -> None:
     kind, text, author, hours_ago, resolved, replies, reactions = spec
     now = state.clock.now()
     revision = (cr or space)["revision"]

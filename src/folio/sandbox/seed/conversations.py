@@ -149,17 +149,14 @@ def _pick_cluster(state: SandboxState, org_id: str, words: set[str]) -> Record |
     return chosen
 
 
-def ingest_conversation(
-    state: SandboxState, org_id: str, body: dict[str, Any], at: datetime | None = None
-) -> Record:
+def ingest_conversation(state: SandboxState, org_id: str, body: dict[str, Any], at: datetime | None = None) -> Record:
     """Store a conversation (checked by :func:`validate_ingest`), file its issue; returns the conversation."""
     now = state.clock.iso(at)
     metadata = dict(body.get("metadata") or {})
     if metadata.get("createdAt") is not None:
         metadata["createdAt"] = state.clock.iso(parse_iso(str(metadata["createdAt"])))
     parts = [
-        {"type": p.get("type", "message"), "role": p.get("role", "user"), "body": p["body"]}
-        for p in body["parts"]
+        {"type": p.get("type", "message"), "role": p.get("role", "user"), "body": p["body"]} for p in body["parts"]
     ]
     user_text = "\n".join(_part_text(p) for p in parts if p["role"] == "user") or _part_text(parts[0])
     subject = body.get("subject") or ""

@@ -44,9 +44,7 @@ def add_version(
     """A new version for the spec's current source; the spec is ``pending`` again unless said otherwise."""
     vid = state.new_id()
     source = rec["source"]
-    url = source.get("url") or (
-        f"{state.api_base}/orgs/{org_id}/openapi/{rec['slug']}/versions/{vid}/content/raw"
-    )
+    url = source.get("url") or (f"{state.api_base}/orgs/{org_id}/openapi/{rec['slug']}/versions/{vid}/content/raw")
     version = {
         "id": vid,
         "createdAt": at or state.now(),
@@ -80,9 +78,7 @@ def process_outcome(source: Record) -> tuple[str | None, list[Record]]:
         return None, []
     if re.search(r"^(openapi|swagger)\s*:", text, re.MULTILINE):
         return None, []
-    return "PARSE_ERROR", [
-        {"message": "The text is not an OpenAPI or Swagger description", "code": "PARSE_ERROR"}
-    ]
+    return "PARSE_ERROR", [{"message": "The text is not an OpenAPI or Swagger description", "code": "PARSE_ERROR"}]
 
 
 def settle(state: SandboxState, rec: Record) -> Record:
@@ -166,9 +162,7 @@ def seed(state: SandboxState, *, scale: int = 0) -> None:
     pet.update(visibility="public", updatedAt=ago(days=7))
     _finish(state, pet, ago(days=7, minutes=-2))
 
-    billing = new_spec(
-        state, org, "billing-api", {"text": BILLING_YAML.format(version="2.3.0")}, at=ago(days=45)
-    )
+    billing = new_spec(state, org, "billing-api", {"text": BILLING_YAML.format(version="2.3.0")}, at=ago(days=45))
     add_version(state, org, billing, at=ago(days=45), pending=False)
     billing["source"] = {"text": BILLING_YAML.format(version="2.4.0")}
     add_version(state, org, billing, at=ago(days=3), pending=False)

@@ -40,9 +40,7 @@ INSTRUCTIONS = {
 def seed(state: SandboxState, *, scale: int = 0) -> None:
     org = state.demo_org
     spaces = (
-        [s for s in state.spaces.values() if s.get("organization") == org and not s.get("deletedAt")]
-        if org
-        else []
+        [s for s in state.spaces.values() if s.get("organization") == org and not s.get("deletedAt")] if org else []
     )
     if not spaces:
         return
