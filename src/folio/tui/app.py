@@ -49,9 +49,21 @@ class FolioApp(App[None]):
         self.services = services
         self.organization = organization
         self.start = start
+        self.loaded: dict[tuple[str, str], tuple[str, Callable[[], Screen[Any]]]] = {}
         self.sub_title = services.where
         if keymap:
             self.set_keymap(dict(keymap))
+
+    # -- loaded resources, for the palette's go-to ----------------------------------------------------------
+
+    def remember(self, kind: str, key: str, title: str, open_screen: Callable[[], Screen[Any]]) -> None:
+        """Keep a loaded resource (an organization, space, change request or site) for the palette's go-to."""
+        self.loaded[(kind, key)] = (title, open_screen)
+
+    def action_previous_screen(self) -> None:
+        """``-``: back to the screen before (the palette's jumps refine this)."""
+        if len(self.screen_stack) > 2:
+            self.pop_screen()
 
     def on_mount(self) -> None:
         if self.start is not None:

@@ -1,0 +1,103 @@
+"""What every screen shares: the header with its breadcrumb trail, the footer, and the keys that work
+everywhere (esc back, - previous, r refresh, o / y / Y for the URL and id of what is under the cursor).
+
+A screen names its own crumb (``crumb``) and is given its parent's trail; it says what is under the cursor by
+overriding :meth:`FolioScreen.current_item`, and reloads in :meth:`FolioScreen.action_refresh`. Loaded things
+it wants reachable from the command palette it hands to :meth:`FolioScreen.remember`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from folio.tui.clipboard import copy
+from folio.tui.safe import safe
+
+if TYPE_CHECKING:
+    from folio.services import Services
+
+__all__ = ["CRUMB", "FolioScreen", "Item"]
+
+CRUMB = "\u203a"
+
+
+@dataclass(frozen=True)
+class Item:
+    """What is under the cursor: its id, its web URL (if any) and a name for messages."""
+
+    id: str
+    url: str | None = None
+    kind: str = "item"
+
+
+class FolioScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back", id="screen.back", tooltip="Back to the screen before"),
+        Binding("minus", "app.previous_screen", "Previous", show=False, id="screen.previous",
+                tooltip="Return to where you were before the last jump"),
+        Binding("r", "refresh", "Refresh", id="screen.refresh", tooltip="Load this screen again"),
+        Binding("o", "show_url", "URL", id="screen.url", tooltip="Show and copy the web URL of the selection"),
+        Binding("y", "copy_id", "Copy id", show=False, id="screen.copy-id", tooltip="Copy the id of the selection"),
+        Binding("Y", "copy_url", "Copy URL", show=False, id="screen.copy-url",
+                tooltip="Copy the web URL of the selection"),
+    ]
+
+    crumb: str = ""
+    """This screen's segment of the breadcrumb trail (set by the subclass or its constructor)."""
+
+    def __init__(self, services: Services, *, trail: tuple[str, ...] = ()) -> None:
+        super().__init__()
+        self.services = services
+        self.parent_trail = trail
+
+    @property
+    def trail(self) -> tuple[str, ...]:
+        """The breadcrumb segments down to this screen (server strings are made safe when drawn)."""
+        return (*self.parent_trail, self.crumb) if self.crumb else self.parent_trail
+
+    def set_crumb(self, crumb: str) -> None:
+        """Name this screen in the trail (``Northwind Labs``, ``#12 Fix typos``) once it is known."""
+        self.crumb = safe(crumb, limit=60).plain
+        self.sub_title = f" {CRUMB} ".join(self.trail)
+
+    def on_screen_resume(self) -> None:
+        self.sub_title = f" {CRUMB} ".join(self.trail)
+
+    # -- what is selected ----------------------------------------------------------------------------------
+
+    def current_item(self) -> Item | None:
+        """The resource under the cursor (or the screen's own resource). Screens override this."""
+        return None
+
+    def remember(self, kind: str, key: str, title: str, open_screen: Callable[[], Screen[Any]]) -> None:
+        """Make a loaded resource reachable from the command palette's go-to (``kind``: organization, space,
+        change-request, site)."""
+        remember = getattr(self.app, "remember", None)
+        if callable(remember):
+            remember(kind, key, title, open_screen)
+
+    # -- shared actions ----------------------------------------------------------------------------------------
+
+    def action_back(self) -> None:
+        if len(self.app.screen_stack) > 2:  # the default screen stays below the first real one
+            self.app.pop_screen()
+
+    def action_refresh(self) -> None:
+        """Reload; screens override it."""
+
+    def action_copy_id(self) -> None:
+        item = self.current_item()
+        copy(self.app, item.id if item else None, what="id")
+
+    def action_copy_url(self) -> None:
+        item = self.current_item()
+        copy(self.app, item.url if item else None, what="URL", url=True)
+
+    def action_show_url(self) -> None:
+        item = self.current_item()
+        copy(self.app, item.url if item else None, what="URL", url=True)
