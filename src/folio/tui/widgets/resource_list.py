@@ -84,9 +84,12 @@ def render_cells(columns: Sequence[Column], cells: Sequence[Content | str], widt
         if index == 0 and indent:
             text = "  " * indent + text
         cell = Text(text, style=column.style, no_wrap=True, end="")
-        cell.truncate(cell_width, overflow="ellipsis", pad=True)
+        cell.truncate(cell_width, overflow="ellipsis")
+        pad = max(0, cell_width - cell.cell_len)
         if column.align == "right":
-            cell = Text(" " * (cell_width - cell.cell_len), end="") + Text(text[:cell_width], style=column.style)
+            cell = Text(" " * pad, end="") + cell
+        else:
+            cell.pad_right(pad)
         line.append_text(cell)
     return line
 
@@ -96,7 +99,7 @@ class ResourceList(ScrollView, can_focus=True):
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"resource-list--cursor", "resource-list--dim"}
     DEFAULT_CSS = """
-    ResourceList { height: 1fr; }
+    ResourceList { height: 1fr; overflow-x: hidden; }
     ResourceList > .resource-list--cursor { background: $accent 40%; text-style: bold; }
     ResourceList:focus > .resource-list--cursor { background: $accent; color: $text; }
     ResourceList > .resource-list--dim { color: $text-muted; }
@@ -203,7 +206,7 @@ class ResourceList(ScrollView, can_focus=True):
         self.refresh()
 
     def _resize(self) -> None:
-        self.virtual_size = Size(self.size.width, len(self._visible))
+        self.virtual_size = Size(self.scrollable_content_region.width, len(self._visible))
 
     # -- drawing -------------------------------------------------------------------------------------------
 
@@ -212,7 +215,7 @@ class ResourceList(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         position = round(self.scroll_y) + y
-        width = self.size.width
+        width = self.scrollable_content_region.width
         if position >= len(self._visible):
             return Strip.blank(width, self.rich_style)
         row = self._rows[self._visible[position]]

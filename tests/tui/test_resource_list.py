@@ -1,0 +1,132 @@
+"""The virtual list every screen uses: rows drawn on demand, the cursor, the `/` filter, paging in, and the
+words it shows when empty, filtered to nothing, loading or failed."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import App, ComposeResult
+from textual.content import Content
+from textual.widgets import Static
+
+from folio.tui.widgets.resource_list import Column, ResourceBrowser, ResourceList, Row, layout, render_cells
+
+COLUMNS = [Column("title", "Title"), Column("n", "N", width=6, align="right")]
+
+
+def rows(n: int, start: int = 0) -> list[Row]:
+    return [Row(f"k{i}", (Content(f"Item {i:06d}"), str(i))) for i in range(start, start + n)]
+
+
+class Host(App[None]):
+    selected: ClassVar[list[str]] = []
+
+    def __init__(self, initial: list[Row]) -> None:
+        super().__init__()
+        self.initial = initial
+        self.highlights: list[str | None] = []
+        self.selected = []
+
+    def compose(self) -> ComposeResult:
+        yield ResourceBrowser(COLUMNS, empty="No items in this test.")
+
+    def on_mount(self) -> None:
+        browser = self.query_one(ResourceBrowser)
+        browser.set_rows(self.initial)
+        browser.focus_list()
+
+    def on_resource_list_highlighted(self, event: ResourceList.Highlighted) -> None:
+        self.highlights.append(event.row.key if event.row else None)
+
+    def on_resource_list_selected(self, event: ResourceList.Selected) -> None:
+        self.selected.append(event.row.key)
+
+
+def status(app: Host) -> str:
+    return str(app.query_one(".resource-browser--status", Static).render())
+
+
+def test_layout_shares_what_fixed_columns_leave() -> None:
+    cols = [Column("a", "A"), Column("b", "B", width=10), Column("c", "C")]
+    widths = layout(cols, 41)
+    assert widths[1] == 10 and sum(widths) + 2 == 41 and widths[0] >= widths[2]
+
+
+def test_cells_are_cut_with_an_ellipsis_and_never_parsed() -> None:
+    line = render_cells(COLUMNS, ["[@click=app.quit]" + "x" * 50, "7"], 30)
+    assert line.plain.startswith("[@click=app.quit]") and "…" in line.plain
+    assert len(line.plain) == 30 and line.plain.endswith("     7")
+
+
+async def test_keys_move_the_cursor_and_enter_selects() -> None:
+    app = Host(rows(50))
+    async with app.run_test(size=(60, 12)) as pilot:
+        lst = app.query_one(ResourceList)
+        await pilot.press("j", "j", "down")
+        assert lst.highlighted is not None and lst.highlighted.key == "k3"
+        await pilot.press("G")
+        assert lst.highlighted.key == "k49"
+        await pilot.press("g", "pagedown")
+        assert lst.cursor > 3
+        await pilot.press("k", "enter")
+        assert app.selected == [lst.highlighted.key]
+        assert app.highlights[-1] == lst.highlighted.key
+
+
+async def test_filter_narrows_keeps_the_cursor_row_and_says_so() -> None:
+    app = Host(rows(30))
+    async with app.run_test(size=(60, 14)) as pilot:
+        lst = app.query_one(ResourceList)
+        await pilot.press("/", "0", "0", "0", "0", "1")
+        await pilot.pause()
+        assert {r.key for r in lst.visible_rows} == {"k1"} | {f"k{i}" for i in range(10, 20)}
+        assert "shown" in status(app)
+        await pilot.press("z", "z")
+        await pilot.pause()
+        assert lst.visible_rows == [] and "No row matches" in status(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert len(lst.visible_rows) == 30 and lst.has_focus
+
+
+async def test_a_hundred_thousand_rows_draw_only_what_is_visible() -> None:
+    app = Host(rows(100_000))
+    async with app.run_test(size=(60, 20)) as pilot:
+        lst = app.query_one(ResourceList)
+        await pilot.press("G")
+        await pilot.pause()
+        assert lst.highlighted is not None and lst.highlighted.key == "k99999"
+        assert lst.virtual_size.height == 100_000
+        text = "".join(s.text for s in lst.render_line(lst.scrollable_content_region.height - 1))
+        assert "Item 099999" in text
+
+
+async def test_pages_appended_keep_the_cursor_and_empty_says_so_in_words() -> None:
+    app = Host([])
+    async with app.run_test(size=(60, 12)) as pilot:
+        browser = app.query_one(ResourceBrowser)
+        assert status(app) == "No items in this test."
+        browser.set_loading()
+        await pilot.pause()
+        assert status(app) == "Loading…"
+        browser.append_rows(rows(3))
+        browser.set_loading(False)
+        await pilot.press("j")
+        browser.append_rows(rows(3, start=3))
+        await pilot.pause()
+        lst = browser.list
+        assert lst.highlighted is not None and lst.highlighted.key == "k1" and len(lst.rows) == 6
+        browser.set_error(Content("Could not load: boom"))
+        await pilot.pause()
+        assert status(app) == "Could not load: boom" and len(lst.rows) == 6
+
+
+async def test_click_moves_and_double_click_opens() -> None:
+    app = Host(rows(10))
+    async with app.run_test(size=(60, 14)) as pilot:
+        lst = app.query_one(ResourceList)
+        offset: Any = (2, 2)
+        await pilot.click(ResourceList, offset=offset)
+        assert lst.cursor == 2
+        await pilot.click(ResourceList, offset=offset, times=2)
+        assert app.selected == ["k2"]
