@@ -13,6 +13,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
+from folio.models.common import ROLES
 from folio.sandbox.errors import bad_request, forbidden, not_found
 from folio.sandbox.http import (
     SandboxRoute,
@@ -29,7 +30,6 @@ from folio.sandbox.http import (
 from folio.sandbox.paging import paginate
 from folio.sandbox.state import Record, SandboxState
 
-ROLES = ("admin", "create", "review", "edit", "comment", "read")
 TEAM_ROLES = ("owner", "member")
 
 

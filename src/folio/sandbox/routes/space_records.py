@@ -11,57 +11,16 @@ from collections import Counter
 from datetime import timedelta
 from typing import Any
 
+from folio.models.common import ROLES
+from folio.models.space import KNOWN_LANGUAGES
 from folio.sandbox.clock import parse_iso
 from folio.sandbox.errors import bad_request, not_found
 from folio.sandbox.revisions import slugify
 from folio.sandbox.state import Record, SandboxState
 
 RESTORE_WINDOW = timedelta(days=7)
-VISIBILITIES = ("public", "unlisted", "share-link", "visitor-auth", "in-collection", "private")
-EDIT_MODES = ("live", "locked")
-ROLES = ("admin", "create", "review", "edit", "comment", "read")
 RANK = {"read": 0, "comment": 1, "edit": 2, "review": 3, "create": 4, "admin": 5}
-LANGUAGES = (
-    "en",
-    "fr",
-    "de",
-    "es",
-    "it",
-    "pt",
-    "pt-br",
-    "ru",
-    "ja",
-    "zh",
-    "zh-tw",
-    "yue",
-    "ko",
-    "ar",
-    "hi",
-    "nl",
-    "pl",
-    "tr",
-    "sv",
-    "no",
-    "da",
-    "fi",
-    "el",
-    "cs",
-    "hu",
-    "ro",
-    "th",
-    "vi",
-    "id",
-    "ms",
-    "he",
-    "uk",
-    "sk",
-    "bg",
-    "hr",
-    "lt",
-    "lv",
-    "et",
-    "sl",
-)
+LANGUAGES = KNOWN_LANGUAGES
 TITLE_MAX = 50
 DESCRIPTION_MAX = 100
 EMOJI_MAX = 50

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from folio.models.space import EDIT_MODES
 from folio.sandbox.errors import bad_request, forbidden, not_found
 from folio.sandbox.http import (
     Handler,
@@ -32,7 +33,6 @@ from folio.sandbox.routes import collections, content
 from folio.sandbox.routes import content_links as links_mod
 from folio.sandbox.routes.space_moves import move, transfer_space
 from folio.sandbox.routes.space_records import (
-    EDIT_MODES,
     EMOJI_MAX,
     LANGUAGES,
     RANK,
