@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from folio.sandbox.revisions import clone_pages, diff_pages, find_page, three_way
-from folio.sandbox.routes.change_requests import apply_moves, keep_edits, moved_pages
+from folio.sandbox.revisions import apply_moves, clone_pages, diff_pages, find_page, keep_edits, moved_pages, three_way
 from folio.sandbox.routes.reviews import render_changes
 
 Tree = list[dict[str, Any]]
@@ -167,3 +166,24 @@ def test_render_changes_in_the_service_shapes() -> None:
     moved = by_type[("page_moved", "c")]
     assert moved["page"] == {"id": "c", "type": "document", "title": "C", "path": "b/c"}
     assert moved["parent"] == {"after": {"id": "b", "type": "document", "title": "B", "path": "b"}}
+
+
+def test_three_way_carries_their_moves_and_keeps_ours() -> None:
+    base = base_tree()
+    theirs = clone_pages(base)
+    moved = get(theirs, "d")
+    theirs.remove(moved)
+    get(theirs, "b")["pages"].insert(0, moved)  # d moved under b, first
+    ours = clone_pages(base)
+    ours.insert(0, ours.pop(2))  # c moved to the top on our side
+    merged = three_way(base, ours, theirs)
+    assert ids(merged) == ["c", "a", "b"]
+    assert ids(get(merged, "b")["pages"]) == ["d", "b1", "b2"]
+
+
+def test_a_slug_change_alone_is_an_edit_and_a_shift_is_not_a_move() -> None:
+    base = base_tree()
+    new = clone_pages(base)
+    get(new, "c")["slug"] = "see"
+    new.insert(0, page("z"))  # every sibling shifts by one; none was moved
+    assert kinds(diff_pages(base, new)) == {("page_created", "z"), ("page_edited", "c")}

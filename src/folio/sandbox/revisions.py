@@ -145,18 +145,19 @@ def diff_pages(old: list[Record], new: list[Record]) -> list[Record]:
     """What changed from one page tree to another, page by page:
     ``{type: page_created|page_edited|page_deleted|page_moved, page: id, title, path, previousPath?, fields?}``."""
     before, after = flat(old), flat(new)
+    moved = moved_pages(old, new)
     changes: list[Record] = []
-    for pid, (page, parent, path, index) in after.items():
+    for pid, (page, _parent, path, _index) in after.items():
         if pid not in before:
             changes.append({"type": "page_created", "page": pid, "title": page.get("title", ""), "path": path})
             continue
-        prev, prev_parent, prev_path, prev_index = before[pid]
+        prev, _prev_parent, prev_path, _prev_index = before[pid]
         edited = [f for f in CONTENT_FIELDS if prev.get(f) != page.get(f)]
-        if edited and edited != ["slug"]:
+        if edited:
             changes.append(
                 {"type": "page_edited", "page": pid, "title": page.get("title", ""), "path": path, "fields": edited}
             )
-        if prev_parent != parent or prev_index != index or prev_path != path:
+        if pid in moved:
             changes.append(
                 {
                     "type": "page_moved",
@@ -207,4 +208,66 @@ def three_way(base: list[Record], ours: list[Record], theirs: list[Record]) -> l
                 siblings = holder[0].setdefault("pages", [])
         siblings.insert(min(index, len(siblings)), node)
         result_flat = flat(result)
+    apply_moves(base, theirs, result, skip=moved_pages(base, ours))
     return result
+
+
+# --- moves, and edits kept on update ---------------------------------------------------------------------
+
+
+def _increasing(values: list[int]) -> set[int]:
+    """The positions of one longest increasing subsequence of ``values``."""
+    tails: list[int] = []
+    prev = [-1] * len(values)
+    for i, v in enumerate(values):
+        lo, hi = 0, len(tails)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            lo, hi = (mid + 1, hi) if values[tails[mid]] < v else (lo, mid)
+        prev[i] = tails[lo - 1] if lo else -1
+        tails[lo : lo + 1] = [i]
+    keep, i = set(), tails[-1] if tails else -1
+    while i >= 0:
+        keep.add(i)
+        i = prev[i]
+    return keep
+
+
+def moved_pages(old: list[Record], new: list[Record]) -> set[str]:
+    """The pages someone moved: to another parent, or out of order among the siblings that stayed (not the
+    ones that only shifted because pages came, went or moved around them)."""
+    before, after = flat(old), flat(new)
+    moved = {pid for pid, entry in after.items() if pid in before and before[pid][1] != entry[1]}
+    groups: dict[str | None, list[str]] = {}
+    for pid, entry in after.items():
+        if pid in before and pid not in moved:
+            groups.setdefault(entry[1], []).append(pid)
+    for kids in groups.values():
+        keep = _increasing([before[pid][3] for pid in kids])
+        moved.update(pid for i, pid in enumerate(kids) if i not in keep)
+    return moved
+
+
+def apply_moves(base: list[Record], theirs: list[Record], result: list[Record], skip: set[str] | None = None) -> None:
+    """Move the pages ``theirs`` moved since ``base`` to the same place in ``result`` (in place)."""
+    placed, moved = flat(theirs), moved_pages(base, theirs) - (skip or set())
+    for pid in [p for p in placed if p in moved]:
+        found, there = find_page(result, pid), find_page(theirs, pid)
+        if found is None or there is None:
+            continue
+        found[1].remove(found[0])
+        parent = placed[pid][1]
+        holder = find_page(result, parent) if parent else None
+        target = holder[0].setdefault("pages", []) if holder else result
+        siblings = [p["id"] for p in there[1]]
+        ids = [p["id"] for p in target]
+        earlier = [ids.index(s) + 1 for s in siblings[: siblings.index(pid)] if s in ids]
+        target.insert(max(earlier, default=0), found[0])
+
+
+def keep_edits(base: list[Record], ours: list[Record], result: list[Record]) -> None:
+    """Put back on ``result`` the content of the pages ``ours`` edited since ``base`` (in place)."""
+    before, merged = flat(base), flat(result)
+    for pid, (page, _, _, _) in flat(ours).items():
+        if pid in merged and pid in before and any(before[pid][0].get(f) != page.get(f) for f in CONTENT_FIELDS):
+            merged[pid][0].update({f: page[f] for f in CONTENT_FIELDS if f in page})

@@ -23,7 +23,7 @@ from starlette.responses import Response
 from folio.sandbox.errors import bad_request, conflict, forbidden, not_found
 from folio.sandbox.http import SandboxRoute, current_user, empty, field_str, json_body, ok, query_bool, route, state_of
 from folio.sandbox.paging import paginate
-from folio.sandbox.revisions import CONTENT_FIELDS, clone_pages, find_page, flat, new_revision, three_way
+from folio.sandbox.revisions import clone_pages, find_page, keep_edits, new_revision, three_way
 from folio.sandbox.routes.space_records import RANK, find_space, rank_of
 from folio.sandbox.state import Record, SandboxState
 
@@ -115,67 +115,6 @@ def check_document(body: dict[str, Any], name: str) -> Record | None:
     return value
 
 
-# --- page trees: what three_way leaves to us (moves; the change request's own edits on update) --------------
-
-
-def _increasing(values: list[int]) -> set[int]:
-    """The positions of one longest increasing subsequence of ``values``."""
-    tails: list[int] = []
-    prev = [-1] * len(values)
-    for i, v in enumerate(values):
-        lo, hi = 0, len(tails)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            lo, hi = (mid + 1, hi) if values[tails[mid]] < v else (lo, mid)
-        prev[i] = tails[lo - 1] if lo else -1
-        tails[lo : lo + 1] = [i]
-    keep, i = set(), tails[-1] if tails else -1
-    while i >= 0:
-        keep.add(i)
-        i = prev[i]
-    return keep
-
-
-def moved_pages(old: list[Record], new: list[Record]) -> set[str]:
-    """The pages someone moved: to another parent, or out of order among the siblings that stayed (not the
-    ones that only shifted because pages came, went or moved around them)."""
-    before, after = flat(old), flat(new)
-    moved = {pid for pid, entry in after.items() if pid in before and before[pid][1] != entry[1]}
-    groups: dict[str | None, list[str]] = {}
-    for pid, entry in after.items():
-        if pid in before and pid not in moved:
-            groups.setdefault(entry[1], []).append(pid)
-    for kids in groups.values():
-        keep = _increasing([before[pid][3] for pid in kids])
-        moved.update(pid for i, pid in enumerate(kids) if i not in keep)
-    return moved
-
-
-def apply_moves(base: list[Record], theirs: list[Record], result: list[Record], skip: set[str] | None = None) -> None:
-    """Move the pages ``theirs`` moved since ``base`` to the same place in ``result`` (in place)."""
-    placed, moved = flat(theirs), moved_pages(base, theirs) - (skip or set())
-    for pid in [p for p in placed if p in moved]:
-        found, there = find_page(result, pid), find_page(theirs, pid)
-        if found is None or there is None:
-            continue
-        found[1].remove(found[0])
-        parent = placed[pid][1]
-        holder = find_page(result, parent) if parent else None
-        target = holder[0].setdefault("pages", []) if holder else result
-        siblings = [p["id"] for p in there[1]]
-        ids = [p["id"] for p in target]
-        earlier = [ids.index(s) + 1 for s in siblings[: siblings.index(pid)] if s in ids]
-        target.insert(max(earlier, default=0), found[0])
-
-
-def keep_edits(base: list[Record], ours: list[Record], result: list[Record]) -> None:
-    """Put back on ``result`` the content of the pages ``ours`` edited since ``base`` (in place)."""
-    before, merged = flat(base), flat(result)
-    for pid, (page, _, _, _) in flat(ours).items():
-        if pid in merged and pid in before and any(before[pid][0].get(f) != page.get(f) for f in CONTENT_FIELDS):
-            merged[pid][0].update({f: page[f] for f in CONTENT_FIELDS if f in page})
-
-
 # --- what the operations do (the seed does them too) --------------------------------------------------------
 
 
@@ -236,7 +175,6 @@ def merge_change_request(state: SandboxState, cr: Record, user: str, *, at: str 
     base, main = state.revisions[base_revision_id(cr)], state.revisions[space["revision"]]
     theirs = state.revisions[cr["revision"]]
     pages = three_way(base["pages"], main["pages"], theirs["pages"])
-    apply_moves(base["pages"], theirs["pages"], pages)
     when = at or state.now()
     rid = new_revision(  # change requests cannot change files or variables here: main's stay
         state,
@@ -264,7 +202,6 @@ def update_change_request(state: SandboxState, cr: Record, *, at: str | None = N
     base, main = state.revisions[base_revision_id(cr)], state.revisions[main_id]
     ours = state.revisions[cr["revision"]]
     pages = three_way(base["pages"], ours["pages"], main["pages"])
-    apply_moves(base["pages"], main["pages"], pages, skip=moved_pages(base["pages"], ours["pages"]))
     keep_edits(base["pages"], ours["pages"], pages)
     when = at or state.now()
     rid = new_revision(

@@ -31,7 +31,6 @@ from folio.sandbox.routes.change_requests import (
     base_revision_id,
     check_document,
     cr_from_path,
-    moved_pages,
     require_rank,
     still_active,
 )
@@ -68,7 +67,6 @@ def _attribute(old: Any, new: Any) -> Record:
 def render_changes(base: list[Record], pages: list[Record]) -> list[Record]:
     """The semantic changes from one page tree to another, in the service's change item shapes."""
     before, after = flat(base), flat(pages)
-    moved = moved_pages(base, pages)
     edited: set[str] = set()
     out: list[Record] = []
     for change in diff_pages(base, pages):
@@ -86,23 +84,13 @@ def render_changes(base: list[Record], pages: list[Record]) -> list[Record]:
             }
             if attributes:
                 out.append({"type": kind, "page": _page(after[pid]), "attributes": attributes})
-        elif kind == "page_moved" and pid in moved:
+        elif kind == "page_moved":
             parents = {}
             for side, tree in (("before", before), ("after", after)):
                 holder = tree.get(tree[pid][1] or "")
                 if holder is not None:
                     parents[side] = _page(holder)
             out.append({"type": kind, "page": _page(after[pid]), "parent": parents})
-    for pid, entry in after.items():  # a new slug alone is an edit too (diff_pages counts it as a move only)
-        old_slug, new_slug = before[pid][0].get("slug") if pid in before else None, entry[0].get("slug")
-        if pid in before and pid not in edited and old_slug != new_slug:
-            out.append(
-                {
-                    "type": "page_edited",
-                    "page": _page(entry),
-                    "attributes": {"slug": _attribute(old_slug, new_slug)},
-                }
-            )
     return out
 
 
