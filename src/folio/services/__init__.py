@@ -17,12 +17,13 @@ if TYPE_CHECKING:
     from folio.services.comments import CommentService
     from folio.services.review import ReviewService
     from folio.services.sites import SiteService
+    from folio.services.space import SpaceService
 
 __all__ = ["BrowseService", "Services"]
 
 
 class Services:
-    """Every service of the product over one client: ``services.browse``, ``.review``, ``.comments``,
+    """Every service of the product over one client: ``services.browse``, ``.space``, ``.review``, ``.comments``,
     ``.sites``; ``await services.me()`` is the signed-in user (asked once)."""
 
     def __init__(self, client: GitBookClient, *, where: str | None = None) -> None:
@@ -41,6 +42,12 @@ class Services:
         return BrowseService(self.client, where=self.where)
 
     @cached_property
+    def space(self) -> SpaceService:
+        from folio.services.space import SpaceService
+
+        return SpaceService(self.client)
+
+    @cached_property
     def review(self) -> ReviewService:
         from folio.services.review import ReviewService
 
@@ -55,6 +62,7 @@ class Services:
     @cached_property
     def sites(self) -> SiteService:
         from folio.services.sites import SiteService
+    from folio.services.space import SpaceService
 
         return SiteService(self.client, self)
 

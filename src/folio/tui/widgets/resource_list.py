@@ -331,7 +331,7 @@ class ResourceBrowser(Vertical):
 
     def _draw_header(self) -> None:
         header = self.query_one(".resource-browser--header", Static)
-        width = max(1, self.size.width - 1)
+        width = max(1, self.list.scrollable_content_region.width or self.size.width)
         header.update(render_cells(self.columns, [c.label for c in self.columns], width))
 
     # -- data ---------------------------------------------------------------------------------------------
@@ -350,6 +350,7 @@ class ResourceBrowser(Vertical):
         """Show the loading indicator while the first page loads (rows already shown stay)."""
         self.list.loading = loading and not self.list.rows
         self._status = Content("Loading…") if loading else None
+        self.query_one(".resource-browser--status", Static).remove_class("-error")
         self._draw_status()
 
     def set_error(self, message: Content | None) -> None:

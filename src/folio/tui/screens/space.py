@@ -1,0 +1,436 @@
+"""One space, in tabs: its pages (the tree and the page shown), files, links (broken ones marked), change
+requests and comments. A line under the header says how the space is set up (visibility, edit mode, language,
+open change requests and comments). Each list loads in a worker of its own the first time its tab is shown;
+``r`` reloads the space and the tab in front."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import events, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.widget import Widget
+from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+
+from folio.models.change_request import ChangeRequest
+from folio.services.space import (
+    CR_STATUSES,
+    FileEntry,
+    LinkEntry,
+    LinksReport,
+    PageEntry,
+    SpaceService,
+    change_request_cells,
+    next_cr_status,
+    space_facts,
+    space_label,
+)
+from folio.tui import styles_dir
+from folio.tui.errors import error_message, notify_error
+from folio.tui.safe import safe
+from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.widgets.page_tree import PageTree
+from folio.tui.widgets.page_view import PageView
+from folio.tui.widgets.resource_list import Column, ResourceBrowser, ResourceList, Row
+
+if TYPE_CHECKING:
+    from folio.models.space import Space
+    from folio.services import Services
+
+__all__ = ["SpaceScreen"]
+
+TABS = ("tab-pages", "tab-files", "tab-links", "tab-crs", "tab-comments")
+NARROW = 70
+"""Below this many columns the page tree sits above the page instead of beside it."""
+
+FILE_COLUMNS = (
+    Column("name", "Name"),
+    Column("type", "Type", 16),
+    Column("size", "Size", 9, align="right"),
+    Column("dims", "Dimensions", 11),
+)
+LINK_COLUMNS = (
+    Column("status", "Status", 8),
+    Column("target", "Target"),
+    Column("kind", "Kind", 4),
+    Column("used", "Used on", 20),
+)
+CR_COLUMNS = (
+    Column("number", "#", 4, align="right"),
+    Column("subject", "Subject"),
+    Column("status", "Status", 8),
+    Column("author", "Author", 14),
+    Column("updated", "Updated", 10),
+    Column("comments", "Comments", 8, align="right"),
+)
+
+
+def _row(key: str, cells: tuple[str, ...], data: object, style: str = "") -> Row:
+    return Row(key, [safe(cell, limit=300) for cell in cells], style=style, data=data)
+
+
+def _tab_binding(key: str, tab: str, label: str, tooltip: str) -> Binding:
+    return Binding(key, f"show_tab('{tab}')", label, show=False, id=f"space.{tab}", tooltip=tooltip)
+
+
+class SpaceScreen(FolioScreen):
+    """A space's pages, files, links, change requests and comments."""
+
+    CSS_PATH = [styles_dir() / "space.tcss"]
+    AUTO_FOCUS = "#space-tree ResourceList"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        _tab_binding("1", "tab-pages", "Pages", "Show the page tree and the page"),
+        _tab_binding("2", "tab-files", "Files", "Show the space's files"),
+        _tab_binding("3", "tab-links", "Links", "Show the links of the space's pages"),
+        _tab_binding("4", "tab-crs", "Change requests", "Show the space's change requests"),
+        _tab_binding("5", "tab-comments", "Comments", "Show the space's comments"),
+        Binding("space", "show_page", "Show page", show=False, id="space.show-page",
+                tooltip="Show the page under the cursor"),
+        Binding("b", "broken_only", "Broken", id="space.broken-only",
+                tooltip="Show only the broken links, or all the links again"),
+        Binding("s", "cycle_status", "Status", id="space.cr-status",
+                tooltip="Show the change requests of the next status: open, draft, archived, merged, all"),
+    ]  # fmt: skip
+
+    def __init__(
+        self, services: Services, space_id: str, *, title: str | None = None, trail: tuple[str, ...] = ()
+    ) -> None:
+        super().__init__(services, trail=trail)
+        self.space_id = space_id
+        # Until the Services container has a `space` property, the screen makes its own over the client.
+        self.spaces: SpaceService = getattr(services, "space", None) or SpaceService(services.client)
+        self.space: Space | None = None
+        self.pages: list[PageEntry] = []
+        self.files: list[FileEntry] | None = None
+        self.links: LinksReport | None = None
+        self.broken_only = False
+        self.cr_status = CR_STATUSES[0]
+        self._loaded: set[str] = set()
+        self.set_crumb(title or "Space")
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="")
+        yield Static(Content("Loading the space…"), id="space-facts")
+        with TabbedContent(id="space-tabs", initial="tab-pages"):
+            with TabPane("1 Pages", id="tab-pages"), Horizontal(id="space-pages"):
+                yield PageTree(id="space-tree")
+                yield PageView(id="space-page")
+            with TabPane("2 Files", id="tab-files"):
+                yield ResourceBrowser(FILE_COLUMNS, empty="This space has no files.", id="space-files")
+            with TabPane("3 Links", id="tab-links"):
+                yield Static(classes="space-summary", id="space-links-summary")
+                yield ResourceBrowser(LINK_COLUMNS, empty="The pages of this space link to nothing.", id="space-links")
+            with TabPane("4 Change requests", id="tab-crs"):
+                yield Static(classes="space-summary", id="space-crs-summary")
+                yield ResourceBrowser(CR_COLUMNS, empty="No change request here.", id="space-crs")
+            with TabPane("5 Comments", id="tab-comments"):
+                yield self._comments_panel()
+        yield Footer()
+
+    def _comments_panel(self) -> Widget:
+        try:  # another part of the TUI: imported when the screen is built, not when Folio starts
+            module = importlib.import_module("folio.tui.widgets.comments_panel")
+        except Exception as exc:  # not there, or broken: say so in the tab
+            doing = "Comments cannot be shown in this build of Folio"
+            return Static(error_message(exc, doing=doing), classes="message -error")
+        panel: Widget = module.CommentsPanel(self.services, self.space_id)
+        panel.id = "space-comments"
+        return panel
+
+    # -- parts ----------------------------------------------------------------------------------------------
+
+    @property
+    def tabs(self) -> TabbedContent:
+        return self.query_one("#space-tabs", TabbedContent)
+
+    @property
+    def page_tree(self) -> PageTree:
+        return self.query_one("#space-tree", PageTree)
+
+    @property
+    def page_view(self) -> PageView:
+        return self.query_one("#space-page", PageView)
+
+    def browser(self, name: str) -> ResourceBrowser:
+        return self.query_one(f"#space-{name}", ResourceBrowser)
+
+    def _summary(self, name: str, text: Content) -> None:
+        self.query_one(f"#space-{name}-summary", Static).update(text)
+
+    # -- loading --------------------------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.load_space()
+        self._load_tab("tab-pages")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width < NARROW, "-narrow")
+
+    def _load_tab(self, tab: str, *, again: bool = False) -> None:
+        self._loaded.add(tab)
+        loaders = {
+            "tab-pages": self.load_pages,
+            "tab-files": self.load_files,
+            "tab-links": self.load_links,
+            "tab-crs": self.load_change_requests,
+        }
+        if tab in loaders:
+            loaders[tab]()
+        elif tab == "tab-comments" and again:  # the panel loads itself when it mounts
+            panel = self._comments()
+            reload = getattr(panel, "action_reload", None) or getattr(panel, "load", None)
+            if callable(reload):
+                reload()
+
+    def _comments(self) -> Widget | None:
+        return next(iter(self.query("#space-comments")), None)
+
+    @staticmethod
+    def _begin(browser: ResourceBrowser) -> None:
+        browser.set_error(None)
+        browser.set_loading(True)
+
+    def _failed(self, browser: ResourceBrowser, exc: Exception, doing: str) -> None:
+        browser.set_error(error_message(exc, doing=doing, hint="Press r to try again."))
+
+    def _done(self, browser: ResourceBrowser, rows: list[Row], tab: str) -> None:
+        browser.set_loading(False)
+        browser.set_rows(rows)
+        self._focus_if_lost(tab)
+
+    def _focus_if_lost(self, tab: str) -> None:
+        """After a load, give the list the focus unless the user has it somewhere in the tab."""
+        pane = self.tabs.active_pane
+        if self.tabs.active == tab and (self.focused is None or pane not in self.focused.ancestors):
+            self._focus_tab(tab)
+
+    @work(exclusive=True, group="space-info", exit_on_error=False)
+    async def load_space(self) -> None:
+        facts = self.query_one("#space-facts", Static)
+        try:
+            space = await self.spaces.space(self.space_id)
+        except Exception as exc:
+            if self.space is not None:  # keep the facts shown; say what failed
+                notify_error(self, exc, doing="Could not reload the space")
+            else:
+                facts.update(error_message(exc, doing="Could not load the space", hint="Press r to try again."))
+                facts.add_class("-error")
+            return
+        self.space = space
+        facts.remove_class("-error")
+        facts.update(safe(space_facts(space), limit=300))
+        label = space_label(space)
+        self.set_crumb(label)
+        trail, services, space_id = self.parent_trail, self.services, self.space_id
+        self.remember("space", space_id, label, lambda: SpaceScreen(services, space_id, title=label, trail=trail))
+
+    @work(exclusive=True, group="space-pages", exit_on_error=False)
+    async def load_pages(self) -> None:
+        tree = self.page_tree
+        self._begin(tree)
+        try:
+            entries = await self.spaces.pages(self.space_id)
+        except Exception as exc:
+            self._failed(tree, exc, "Could not load the pages")
+            return
+        self.pages = entries
+        tree.set_loading(False)
+        tree.set_pages(entries)
+        self._focus_if_lost("tab-pages")
+        shown = next((e for e in entries if e.page.id == self.page_view.page_id), None)
+        first = shown or next((e for e in entries if e.kind == "document"), entries[0] if entries else None)
+        if first is not None:
+            self.show_entry(first)
+
+    def show_entry(self, entry: PageEntry) -> None:
+        """Show a page on the right: a group's pages and a link's target are said, a document is read."""
+        if not self.page_view.show_entry(entry):
+            self.load_page(entry)
+
+    @work(exclusive=True, group="space-page", exit_on_error=False)
+    async def load_page(self, entry: PageEntry) -> None:
+        title = safe(entry.page.title or entry.page.id, limit=80).plain
+        if entry.page.markdown is None:
+            self.page_view.set_status(Content(f"Loading “{title}”…"))
+        try:
+            markdown = await self.spaces.page_markdown(self.space_id, entry.page)
+        except Exception as exc:
+            self.page_view.set_status(error_message(exc, doing=f"Could not load “{title}”"), error=True)
+            return
+        self.page_view.show_document(entry.page, markdown)
+
+    @work(exclusive=True, group="space-files", exit_on_error=False)
+    async def load_files(self) -> None:
+        browser = self.browser("files")
+        self._begin(browser)
+        try:
+            files = await self.spaces.files(self.space_id)
+        except Exception as exc:
+            self._failed(browser, exc, "Could not load the files")
+            return
+        self.files = files
+        self._done(browser, [_row(f.id, f.cells, f) for f in files], "tab-files")
+
+    @work(exclusive=True, group="space-links", exit_on_error=False)
+    async def load_links(self) -> None:
+        browser = self.browser("links")
+        self._begin(browser)
+        if self.links is None:
+            self._summary("links", Content("Loading the links…"))
+        try:
+            report = await self.spaces.links(self.space_id, pages=self.pages or None, files=self.files)
+        except Exception as exc:
+            self._failed(browser, exc, "Could not load the links")
+            return
+        self.links = report
+        browser.display = report.offered
+        self._show_links(browser)
+        self.refresh_bindings()
+
+    def _show_links(self, browser: ResourceBrowser) -> None:
+        report = self.links
+        if report is None:
+            return
+        if not report.offered:
+            browser.set_loading(False)
+            self._summary("links", Content("This service does not offer the links list."))
+            return
+        which = "only the broken ones (b shows all)" if self.broken_only else "b shows only the broken ones"
+        self._summary("links", Content(f"{report.summary} · {which}"))
+        broken_style = f"bold {self.app.get_css_variables().get('text-error', 'red')}"
+        links = [link for link in report.links if link.broken or not self.broken_only]
+        rows = [_row(link.key, link.cells, link, broken_style if link.broken else "") for link in links]
+        self._done(browser, rows, "tab-links")
+
+    @work(exclusive=True, group="space-crs", exit_on_error=False)
+    async def load_change_requests(self) -> None:
+        browser = self.browser("crs")
+        status = self.cr_status
+        what = "All change requests" if status == "all" else f"{status.capitalize()} change requests"
+        self._summary("crs", Content(f"{what} · s shows {next_cr_status(status)}"))
+        self._begin(browser)
+        try:
+            crs = await self.spaces.change_requests(self.space_id, status)
+        except Exception as exc:
+            self._failed(browser, exc, f"Could not load the {status} change requests")
+            return
+        self._done(browser, [_row(cr.id, change_request_cells(cr), cr) for cr in crs], "tab-crs")
+
+    # -- what is selected ---------------------------------------------------------------------------------------
+
+    def current_item(self) -> Item | None:
+        tab = self.tabs.active
+        data: object = None
+        if tab == "tab-pages":
+            entry = self.page_tree.entry
+            if entry is not None:
+                return Item(entry.page.id, entry.url, "page")
+        elif tab in ("tab-files", "tab-links", "tab-crs"):
+            row = self.browser(tab.removeprefix("tab-")).list.highlighted
+            data = row.data if row is not None else None
+        elif tab == "tab-comments":
+            current = getattr(self._comments(), "current_item", None)
+            item = current() if callable(current) else None
+            if isinstance(item, Item):
+                return item
+        if isinstance(data, FileEntry):
+            return Item(data.id, data.url, "file")
+        if isinstance(data, LinkEntry):
+            return Item(data.target or data.label, data.url, "link")
+        if isinstance(data, ChangeRequest):
+            return Item(data.id, data.urls.app if data.urls else None, "change request")
+        if self.space is not None:
+            return Item(self.space.id, self.space.urls.app if self.space.urls else None, "space")
+        return None
+
+    # -- actions ------------------------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        tabs = self.query("#space-tabs")  # asked before mount and while the screen goes away too
+        tab = tabs.first(TabbedContent).active if tabs else ""
+        if action == "show_page":
+            return tab == "tab-pages"
+        if action == "broken_only":
+            if tab != "tab-links":
+                return False
+            return True if self.links is not None and self.links.offered else None
+        if action == "cycle_status":
+            return tab == "tab-crs"
+        return True
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        if event.tabbed_content is not self.tabs:
+            return  # a tabbed widget inside a tab
+        tab = event.pane.id or ""
+        if tab not in self._loaded:
+            self._load_tab(tab)
+        self._focus_tab(tab)
+        self.refresh_bindings()
+
+    def _focus_tab(self, tab: str) -> None:
+        if tab == "tab-pages":
+            self.page_tree.focus_list()
+        elif tab in ("tab-files", "tab-links", "tab-crs"):
+            self.browser(tab.removeprefix("tab-")).focus_list()
+        else:
+            pane = self.tabs.get_pane(tab)
+            target = next((w for w in self.focus_chain if pane in w.ancestors), None)
+            if target is not None:
+                target.focus()
+
+    def action_show_tab(self, tab: str) -> None:
+        if tab in TABS:
+            self.tabs.active = tab
+
+    def action_refresh(self) -> None:
+        tab = self.tabs.active
+        self._loaded = set()  # the other tabs load again when shown
+        self.load_space()
+        self._load_tab(tab, again=True)
+
+    def action_show_page(self) -> None:
+        entry = self.page_tree.entry
+        if entry is not None:
+            self.show_entry(entry)
+
+    def action_broken_only(self) -> None:
+        self.broken_only = not self.broken_only
+        self._show_links(self.browser("links"))
+
+    def action_cycle_status(self) -> None:
+        self.cr_status = next_cr_status(self.cr_status)
+        self.load_change_requests()
+
+    def on_resource_list_selected(self, event: ResourceList.Selected) -> None:
+        event.stop()
+        data = event.row.data
+        if isinstance(data, PageEntry):
+            self.show_entry(data)
+        elif isinstance(data, ChangeRequest):
+            self._open_change_request(data)
+        elif isinstance(data, LinkEntry):
+            self._follow_link(data)
+        elif isinstance(data, FileEntry):
+            self.action_show_url()
+
+    def _follow_link(self, link: LinkEntry) -> None:
+        entry = next((e for e in self.pages if link.kind == "page" and e.page.id == link.target), None)
+        if entry is None:
+            what = "This link is broken: its target is missing." if link.broken else "Folio does not open links."
+            self.notify(f"{what} o copies an https target.", markup=False)
+            return
+        self.tabs.active = "tab-pages"
+        self.page_tree.list.move_to(entry.page.id)
+        self.show_entry(entry)
+
+    def _open_change_request(self, cr: ChangeRequest) -> None:
+        try:  # another part of the TUI, imported when first used
+            module: Any = importlib.import_module("folio.tui.screens.change_request")
+        except Exception as exc:  # not there, or broken: say so rather than crash the screen
+            notify_error(self, exc, doing="Change requests cannot be opened in this build of Folio")
+            return
+        self.app.push_screen(module.ChangeRequestScreen(self.services, self.space_id, cr.id, trail=self.trail))

@@ -1,0 +1,60 @@
+"""The space screen's layout, pinned as SVG: the pages tab at 80x24 and 160x50, the links tab at 80x24
+(seeded sandbox, "Getting Started", frozen clock, no animation).
+
+Update with ``pytest tests/snapshots/test_space.py --snapshot-update`` only after looking at the report.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from folio.api import GitBookClient, RetryPolicy, Token
+from folio.sandbox import SandboxState, SandboxTransport
+from folio.services import Services
+from folio.tui.app import FolioApp
+from folio.tui.screens.space import SpaceScreen
+from tests.conftest import SANDBOX_URL, TOKEN
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
+
+
+async def _no_sleep(seconds: float) -> None:
+    return None
+
+
+def _app(sandbox: Any, state: SandboxState) -> FolioApp:
+    # Built here, not with the async `client` fixture: snap_compare runs the app on its own event loop.
+    client = GitBookClient(
+        token=Token(TOKEN),
+        base_url=SANDBOX_URL,
+        transport=SandboxTransport(sandbox),
+        retry=RetryPolicy(sleep=_no_sleep),
+    )
+    services = Services(client, where="the demo sandbox")
+    sid = next(s["id"] for s in state.spaces.values() if s["title"] == "Getting Started")
+    app = FolioApp(services, start=lambda: SpaceScreen(services, sid, trail=("Northwind Labs",)))
+    app.animation_level = "none"
+    return app
+
+
+async def _loaded(pilot: Pilot[None]) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_space_pages(snap_compare: Any, app: Any, state: SandboxState, size: tuple[int, int]) -> None:
+    assert snap_compare(_app(app, state), terminal_size=size, run_before=_loaded)
+
+
+def test_space_links(snap_compare: Any, app: Any, state: SandboxState) -> None:
+    async def links(pilot: Pilot[None]) -> None:
+        await _loaded(pilot)
+        await pilot.press("3")
+        await _loaded(pilot)
+
+    assert snap_compare(_app(app, state), terminal_size=(80, 24), run_before=links)
