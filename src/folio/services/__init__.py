@@ -62,7 +62,6 @@ class Services:
     @cached_property
     def sites(self) -> SiteService:
         from folio.services.sites import SiteService
-    from folio.services.space import SpaceService
 
         return SiteService(self.client, self)
 
