@@ -1,0 +1,282 @@
+"""One site: its settings (edited one field at a time, limits checked before sending), its structure, what
+visitors see of it (published URLs, a share key for share-link sites), and its adaptive content schema."""
+
+from __future__ import annotations
+
+import inspect
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.widget import Widget
+from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+
+from folio.services.sites import Setting, check_setting, settings
+from folio.tui import styles_dir
+from folio.tui.errors import error_message
+from folio.tui.modals.site_forms import ChoiceModal
+from folio.tui.modals.text_entry import TextEntryModal
+from folio.tui.safe import safe
+from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.widgets.adaptive_schema import AdaptiveSchemaEditor
+from folio.tui.widgets.resource_list import Column, ResourceBrowser, ResourceList, Row
+from folio.tui.widgets.site_published import SitePublishedView
+from folio.tui.widgets.site_structure_view import SiteStructureView
+
+if TYPE_CHECKING:
+    from folio.models.site import Site
+    from folio.models.site_structure import SiteStructure
+    from folio.services import Services
+
+__all__ = ["SiteScreen"]
+
+TABS = ("settings", "structure", "published", "adaptive")
+SETTING_COLUMNS = (Column("setting", "Setting", 20), Column("value", "Value"))
+
+
+def _tab_key(key: str, tab: str, label: str) -> Binding:
+    return Binding(key, f"show_tab('{tab}')", label, show=False, id=f"site.tab-{tab}", tooltip=f"Show {label}")
+
+
+class SiteScreen(FolioScreen):
+    """A site of organization ``org_id`` in four tabs: Settings, Structure, Published, Adaptive content."""
+
+    CSS_PATH = [styles_dir() / "site.tcss"]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("e", "edit_setting", "Edit", id="site.edit-setting", tooltip="Edit the setting under the cursor"),
+        Binding(
+            "k",
+            "share_key",
+            "Share key",
+            id="site.share-key",
+            tooltip="Give the share key of a share-link site, to see its published URLs",
+        ),
+        _tab_key("1", "settings", "Settings"),
+        _tab_key("2", "structure", "Structure"),
+        _tab_key("3", "published", "Published"),
+        _tab_key("4", "adaptive", "Adaptive content"),
+    ]
+
+    def __init__(self, services: Services, org_id: str, site_id: str, *, trail: tuple[str, ...] = ()) -> None:
+        super().__init__(services, trail=trail)
+        self.org_id = org_id
+        self.site_id = site_id
+        self.crumb = "Site"
+        self.site: Site | None = None
+        self.structure: SiteStructure | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="")
+        with TabbedContent(initial="settings", id="site-tabs"):
+            with TabPane("Settings", id="settings"):
+                yield Static(Content("Loading the site…"), id="site-summary")
+                yield ResourceBrowser(SETTING_COLUMNS, empty="No settings to show.", id="site-settings")
+                yield Static(id="site-setting-help")
+            with TabPane("Structure", id="structure"):
+                # Mounted when the tab is first shown: the editor loads (and takes focus) only when wanted.
+                yield Static(Content("Loading the structure…"), id="structure-placeholder")
+            with TabPane("Published", id="published"):
+                yield SitePublishedView(self.services, self.org_id, self.site_id, id="site-published")
+            with TabPane("Adaptive content", id="adaptive"):
+                yield AdaptiveSchemaEditor(self.services, self.org_id, self.site_id, id="site-adaptive")
+        yield Footer()
+
+    def _mount_structure(self) -> None:
+        """Put the structure editor (or the read-only view) in its tab, once."""
+        if self.query("#site-structure"):
+            return
+        widget = self._structure_widget()
+        if isinstance(widget, SiteStructureView) and self.site is not None:
+            widget.site_title = self.site.title
+        self.query_one("#structure-placeholder", Static).remove()
+        self.query_one("#structure", TabPane).mount(widget)
+        self.call_after_refresh(self._focus_tab, "structure")
+
+    def _structure_widget(self) -> Widget:
+        try:  # the structure editor is another module; without it, a read-only tree
+            from folio.tui.widgets.structure_editor import StructureEditor  # type: ignore[import-not-found, import-untyped]
+        except ImportError:
+            return SiteStructureView(self.services, self.org_id, self.site_id, id="site-structure")
+        editor: Widget = StructureEditor(self.services, self.org_id, self.site_id)
+        editor.id = editor.id or "site-structure"
+        return editor
+
+    @property
+    def tabs(self) -> TabbedContent:
+        return self.query_one("#site-tabs", TabbedContent)
+
+    @property
+    def settings_list(self) -> ResourceBrowser:
+        return self.query_one("#site-settings", ResourceBrowser)
+
+    @property
+    def published_view(self) -> SitePublishedView:
+        return self.query_one(SitePublishedView)
+
+    def on_mount(self) -> None:
+        self.sub_title = " \u203a ".join(self.trail)
+        self.settings_list.focus_list()
+        self.load()
+
+    # -- loading -----------------------------------------------------------------------------------------------------
+
+    @work(exclusive=True, group="site", exit_on_error=False)
+    async def load(self) -> None:
+        browser = self.settings_list
+        browser.set_error(None)
+        browser.set_loading(True)
+        try:
+            site, structure = await self.services.sites.overview(self.org_id, self.site_id)
+        except Exception as exc:
+            browser.set_error(error_message(exc, doing="Could not load the site", hint="Press r to try again."))
+            return
+        self.structure = structure
+        self._show_site(site)
+
+    def _show_site(self, site: Site) -> None:
+        self.site = site
+        self.set_crumb(site.title or site.id)
+        services, org_id, site_id, trail = self.services, self.org_id, site.id, self.parent_trail
+        self.remember("site", site.id, site.title, lambda: SiteScreen(services, org_id, site_id, trail=trail))
+        where = site.published_url or "not published"
+        summary = f"{site.title} · {site.type} site · {site.visibility} · {where} · {site.site_spaces} site spaces"
+        self.query_one("#site-summary", Static).update(safe(summary, limit=400))
+        structure_view = self._structure_view()
+        if structure_view is not None:
+            structure_view.set_site_title(site.title)
+        browser = self.settings_list
+        browser.set_loading(False)
+        browser.set_rows(self._setting_row(s) for s in settings(site, self.structure))
+        self._show_help(browser.list.highlighted)
+        self.refresh_bindings()
+
+    @staticmethod
+    def _setting_row(setting: Setting) -> Row:
+        return Row(key=setting.key, cells=[setting.label, safe(setting.value, limit=300)], data=setting)
+
+    def _show_help(self, row: Row | None) -> None:
+        setting: Setting | None = row.data if row is not None else None  # type: ignore[assignment]
+        text = f"{setting.label}: {setting.help} Enter edits it." if setting else ""
+        self.query_one("#site-setting-help", Static).update(safe(text, limit=400))
+
+    def on_resource_list_highlighted(self, event: ResourceList.Highlighted) -> None:
+        if event.resource_list is self.settings_list.list:
+            self._show_help(event.row)
+
+    def on_resource_list_selected(self, event: ResourceList.Selected) -> None:
+        if event.resource_list is self.settings_list.list:
+            event.stop()
+            self._edit(event.row.data)  # type: ignore[arg-type]
+
+    # -- editing a setting ---------------------------------------------------------------------------------------------
+
+    def action_edit_setting(self) -> None:
+        row = self.settings_list.list.highlighted
+        if row is not None:
+            self._edit(row.data)  # type: ignore[arg-type]
+
+    def _edit(self, setting: Setting) -> None:
+        key = setting.key
+
+        async def submit(value: str) -> None:
+            site = await self.services.sites.update_setting(self.org_id, self.site_id, key, value)
+            if key in ("defaultSiteSection", "defaultSiteSpace"):
+                self.structure = await self.services.sites.structure(self.org_id, self.site_id)
+            self._show_site(site)
+            shown = next((s.value for s in settings(site, self.structure) if s.key == key), value)
+            self.notify(f"{setting.label} saved: {safe(shown, limit=200).plain}", markup=False)
+            if key in ("title", "visibility", "proxy", "basename"):
+                self.published_view.reload()
+
+        title = Content.assemble("Edit ", (setting.label, "bold"), f" · {setting.help}")
+        if setting.kind == "text":
+            self.app.push_screen(
+                TextEntryModal(
+                    title,
+                    submit,
+                    text=setting.current or "",
+                    multiline=False,
+                    check=lambda text: check_setting(key, text),
+                    send_label="Save",
+                )
+            )
+        elif not setting.choices:
+            self.notify(f"{setting.label}: there is nothing to choose from.", severity="warning", markup=False)
+        else:
+            self.app.push_screen(ChoiceModal(title, setting.choices, submit, current=setting.current))
+
+    # -- tabs, share key, what is selected --------------------------------------------------------------------------
+
+    def action_show_tab(self, tab: str) -> None:
+        if tab in TABS:
+            self.tabs.active = tab
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        if self.tabs.active == "structure":
+            self._mount_structure()
+        self._focus_tab(self.tabs.active)
+        self.refresh_bindings()
+
+    def _focus_tab(self, tab: str) -> None:
+        if tab == "settings":
+            self.settings_list.focus_list()
+        elif tab == "published":
+            self.published_view.outline_tree.focus()
+        elif tab == "adaptive":
+            self.query_one(AdaptiveSchemaEditor).text_area.focus()
+        else:
+            pane = self.query_one("#structure", TabPane)
+            focusable = [w for w in pane.query("*") if w.focusable]
+            if focusable:
+                focusable[0].focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "share_key":
+            if not self.is_mounted or self.tabs.active != "published":
+                return False
+            return True if self.site is not None and self.site.visibility == "share-link" else None
+        if action == "edit_setting":
+            return self.is_mounted and self.tabs.active == "settings"
+        return True
+
+    def action_share_key(self) -> None:
+        view = self.published_view
+        self.app.push_screen(
+            TextEntryModal(
+                Content("Share key (from the site's share link): the published URLs will carry it"),
+                view.use_share_key,
+                text=view.share_key or "",
+                multiline=False,
+                send_label="Use",
+            ),
+            lambda key: self.notify("Published URLs now carry the share key.", markup=False) if key else None,
+        )
+
+    def _structure_view(self) -> SiteStructureView | None:
+        views = self.query(SiteStructureView)
+        return views.first() if views else None
+
+    def current_item(self) -> Item | None:
+        active = self.tabs.active if self.is_mounted else "settings"
+        view = self.published_view if active == "published" else self._structure_view()
+        if active in ("published", "structure") and view is not None:
+            node = view.current
+            if node is not None:
+                return Item(node.id, node.url, node.kind)
+        site = self.site
+        if site is None:
+            return None
+        return Item(site.id, site.published_url or (site.urls.app if site.urls else None), "site")
+
+    def action_refresh(self) -> None:
+        self.load()
+        self.published_view.reload()
+        self.query_one(AdaptiveSchemaEditor).reload()
+        structure = self.query("#site-structure")
+        reload = getattr(structure.first(), "reload", None) if structure else None
+        if callable(reload):
+            result = reload()
+            if inspect.isawaitable(result):  # the structure editor's reload is a coroutine
+                self.run_worker(result, group="site-structure", exclusive=True, exit_on_error=False)
