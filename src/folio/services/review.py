@@ -1,0 +1,333 @@
+"""Review of a change request: what the change request screen shows and the decisions it sends.
+
+    review = services.review
+    overview = await review.overview(space_id, 12)          # the CR, its reviewers and verdicts, its changes
+    changes = await review.changes(space_id, overview.cr)   # every page before and after, changed ones flagged
+    await review.submit(space_id, cr.id, "approved", "Looks right")
+    await review.merge(space_id, cr.id)
+
+The diffs themselves are :mod:`folio.services.diff` (pure); the "viewed" marks are :mod:`folio.services.viewed`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal
+
+from folio.api.resources.change_requests import SUBJECT_MAX
+from folio.models.change_request import PatchableStatus, ReviewStatus
+from folio.services.viewed import ViewedMarks
+
+if TYPE_CHECKING:
+    from folio.api.client import GitBookClient
+    from folio.models.change_request import (
+        ChangeRequest,
+        ChangeRequestReview,
+        MergeResult,
+        RequestedReviewer,
+        SemanticChange,
+        UpdateResult,
+    )
+    from folio.models.common import Page
+    from folio.services import Services
+
+__all__ = [
+    "CHANGE_WORDS",
+    "SUBJECT_MAX",
+    "ChangeSet",
+    "Overview",
+    "PageChange",
+    "ReviewService",
+    "Reviewer",
+    "next_status",
+    "subject_problem",
+]
+
+CHANGE_WORDS = {"page_created": "created", "page_edited": "edited", "page_moved": "moved", "page_deleted": "deleted"}
+"""The page change types, as the screens say them."""
+_ORDER = ("created", "edited", "moved", "deleted")
+_NEXT_STATUS: dict[str, PatchableStatus] = {"draft": "open", "open": "archived", "archived": "open"}
+
+
+def subject_problem(subject: str) -> str | None:
+    """What is wrong with a subject before sending (spec section 8: at most 100 characters)."""
+    if not subject.strip():
+        return "The subject cannot be empty."
+    if len(subject) > SUBJECT_MAX:
+        return f"The subject is {len(subject)} characters long; at most {SUBJECT_MAX} are allowed."
+    return None
+
+
+def next_status(status: str) -> PatchableStatus | None:
+    """Where ``S`` takes a change request: draft -> open -> archived -> open (a merged one goes nowhere)."""
+    return _NEXT_STATUS.get(status)
+
+
+@dataclass
+class Reviewer:
+    """Someone's say on the change request: a verdict (``approved``, ``changes-requested``) or ``requested``
+    (asked, not reviewed since: ``previous`` is their earlier verdict, if any)."""
+
+    name: str
+    user_id: str | None
+    verdict: Literal["approved", "changes-requested", "requested"]
+    at: datetime | None = None
+    comment: str = ""
+    outdated: bool = False
+    previous: ReviewStatus | None = None
+
+
+@dataclass
+class Overview:
+    """The change request with its reviewers and the counts of its changes."""
+
+    cr: ChangeRequest
+    reviewers: list[Reviewer]
+    changes: list[SemanticChange]
+    more: int = 0
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Pages created, edited, moved, deleted (in that order, only those that happened) and ``other``."""
+        counted = Counter(CHANGE_WORDS.get(c.type, "other") for c in self.changes)
+        return {word: counted[word] for word in (*_ORDER, "other") if counted[word]}
+
+    @property
+    def approvals(self) -> int:
+        return sum(1 for r in self.reviewers if r.verdict == "approved" and not r.outdated)
+
+
+@dataclass
+class PageChange:
+    """One page of the change request (or of its base, when deleted): its markdown before and after, and what
+    happened to it (``kinds`` empty: unchanged)."""
+
+    id: str
+    title: str
+    path: str
+    depth: int
+    before: str | None
+    after: str | None
+    kinds: tuple[str, ...] = ()
+    attributes: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+    url: str | None = None
+    document: bool = True
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.kinds)
+
+    @property
+    def label(self) -> str:
+        return ", ".join(self.kinds) if self.kinds else "unchanged"
+
+
+@dataclass
+class ChangeSet:
+    """Every page of the change request in its tree order, deleted pages where they were, and the changes
+    that are not about a page (files, variables...)."""
+
+    cr: ChangeRequest
+    pages: list[PageChange]
+    other: list[SemanticChange] = field(default_factory=list)
+    more: int = 0
+
+    @property
+    def changed(self) -> list[PageChange]:
+        return [p for p in self.pages if p.changed]
+
+    def find(self, page_id: str) -> PageChange | None:
+        return next((p for p in self.pages if p.id == page_id), None)
+
+
+def _flatten(pages: list[Page], depth: int = 0) -> list[tuple[Page, int, str | None]]:
+    """(page, depth, parent id) depth first."""
+    out: list[tuple[Page, int, str | None]] = []
+
+    def visit(items: list[Page], level: int, parent: str | None) -> None:
+        for page in items:
+            out.append((page, level, parent))
+            visit(page.pages, level + 1, page.id)
+
+    visit(pages, depth, None)
+    return out
+
+
+def _body(page: Page) -> str | None:
+    return page.markdown if page.type == "document" else None
+
+
+def build_change_set(cr: ChangeRequest, base: list[Page], head: list[Page], changes: list[SemanticChange]) -> ChangeSet:
+    """Pair the pages of the base revision and of the change request, and say what changed on each (the
+    service's change list first; a body that differs counts as edited even past the list's limit)."""
+    kinds: dict[str, list[str]] = {}
+    attributes: dict[str, dict[str, tuple[Any, Any]]] = {}
+    other: list[SemanticChange] = []
+    for change in changes:
+        word = CHANGE_WORDS.get(change.type)
+        if word is None or change.page is None:
+            other.append(change)
+            continue
+        kinds.setdefault(change.page.id, []).append(word)
+        for name, value in change.attributes.items():
+            attributes.setdefault(change.page.id, {})[name] = (value.before, value.after)
+    before = {page.id: (page, depth) for page, depth, _ in _flatten(base)}
+    after_ids = set()
+    out: list[PageChange] = []
+    for page, depth, _ in _flatten(head):
+        after_ids.add(page.id)
+        old = before.get(page.id)
+        found = kinds.setdefault(page.id, [])
+        if old is None and "created" not in found:
+            found.append("created")
+        elif old is not None and _body(old[0]) != _body(page) and "edited" not in found:
+            found.append("edited")
+        out.append(_page_change(page, depth, old[0] if old else None, page, found, attributes.get(page.id, {})))
+    # Deleted pages go back where they were: after the page that preceded them in the base tree.
+    previous: str | None = None
+    for page, depth, _ in _flatten(base):
+        if page.id not in after_ids:
+            found = kinds.setdefault(page.id, [])
+            if "deleted" not in found:
+                found.append("deleted")
+            gone = _page_change(page, depth, page, None, found, attributes.get(page.id, {}))
+            index = next((i + 1 for i, p in enumerate(out) if p.id == previous), 0 if previous is None else len(out))
+            out.insert(index, gone)
+        previous = page.id
+    return ChangeSet(cr, out, other)
+
+
+def _page_change(
+    page: Page,
+    depth: int,
+    old: Page | None,
+    new: Page | None,
+    kinds: list[str],
+    attributes: dict[str, tuple[Any, Any]],
+) -> PageChange:
+    ordered = tuple(k for k in _ORDER if k in kinds)
+    return PageChange(
+        id=page.id,
+        title=page.title or "Untitled",
+        path=page.path or "",
+        depth=depth,
+        before=_body(old) if old is not None else None,
+        after=_body(new) if new is not None else None,
+        kinds=ordered,
+        attributes={k: v for k, v in attributes.items() if k != "document"},
+        url=page.urls.app if page.urls else None,
+        document=page.type == "document",
+    )
+
+
+def reviewers_of(reviews: list[ChangeRequestReview], requested: list[RequestedReviewer]) -> list[Reviewer]:
+    """Each person's say: the requested ones first (with their earlier verdict), then the latest verdict of
+    everyone else who reviewed. ``reviews`` come newest first, as the service lists them."""
+    latest: dict[str, ChangeRequestReview] = {}
+    for review in reviews:  # newest first: the first one seen of each reviewer is their latest
+        latest.setdefault(review.reviewer.id if review.reviewer else review.id, review)
+    out: list[Reviewer] = []
+    asked: set[str] = set()
+    for request in requested:
+        rid = request.reviewer_id
+        asked.add(rid or "")
+        earlier = latest.get(rid or "")
+        out.append(
+            Reviewer(
+                request.name or (rid or "someone"),
+                rid,
+                "requested",
+                at=request.created_at,
+                previous=earlier.status if earlier else None,
+            )
+        )
+    for key, review in latest.items():
+        if key in asked:
+            continue
+        user = review.reviewer
+        out.append(
+            Reviewer(
+                (user.display_name or user.id) if user else "someone",
+                user.id if user else None,
+                review.status,
+                at=review.created_at,
+                comment=review.comment.text if review.comment else "",
+                outdated=review.outdated,
+            )
+        )
+    return out
+
+
+class ReviewService:
+    """Reads and decisions of review, over the API client. ``viewed`` keeps the local "viewed" marks."""
+
+    def __init__(self, client: GitBookClient, services: Services | None = None, *, viewed: ViewedMarks | None = None):
+        self._client = client
+        self._services = services
+        self.viewed = viewed or ViewedMarks()
+
+    # -- reads ------------------------------------------------------------------------------------------------
+
+    async def change_request(self, space_id: str, cr: str | int) -> ChangeRequest:
+        return await self._client.change_requests.get(space_id, cr)
+
+    async def overview(self, space_id: str, cr: str | int) -> Overview:
+        """The change request (by id or number), its reviews, requested reviewers and change list, read at once."""
+        record = await self.change_request(space_id, cr)
+        reviews, requested, changes = await asyncio.gather(
+            self._client.reviews.list(space_id, record.id, format="markdown").collect(),
+            self._client.reviews.requested_reviewers(space_id, record.id).collect(),
+            self._client.change_requests.changes(space_id, record.id, limit=1000),
+        )
+        return Overview(record, reviewers_of(reviews, requested), changes.changes, changes.more or 0)
+
+    async def changes(self, space_id: str, cr: ChangeRequest) -> ChangeSet:
+        """Every page before (the base revision: the last update from main, or where it began) and after (the
+        change request's content), with their markdown."""
+        base_id = cr.base_revision
+        head, base, listed = await asyncio.gather(
+            self._client.content.pages(space_id, change_request=cr.id),
+            self._client.content.pages(space_id, revision=base_id) if base_id else _no_pages(),
+            self._client.change_requests.changes(space_id, cr.id, limit=1000),
+        )
+        result = build_change_set(cr, base.pages, head.pages, listed.changes)
+        result.more = listed.more or 0
+        return result
+
+    # -- decisions ----------------------------------------------------------------------------------------------
+
+    async def submit(
+        self, space_id: str, cr_id: str, status: ReviewStatus, comment: str | None = None
+    ) -> ChangeRequestReview:
+        """Approve or request changes, with an optional comment (markdown; blank means none)."""
+        text = comment.strip() if comment else ""
+        return await self._client.reviews.submit(space_id, cr_id, status, text or None)
+
+    async def merge(self, space_id: str, cr_id: str) -> MergeResult:
+        return await self._client.change_requests.merge(space_id, cr_id)
+
+    async def update_from_main(self, space_id: str, cr_id: str) -> UpdateResult:
+        return await self._client.change_requests.update_from_main(space_id, cr_id)
+
+    async def pdf_url(self, space_id: str, cr_id: str) -> str:
+        """A temporary (one hour) link to the change request's content as PDF."""
+        return (await self._client.change_requests.pdf(space_id, cr_id)).url
+
+    async def rename(self, space_id: str, cr_id: str, subject: str) -> ChangeRequest:
+        return await self._client.change_requests.update(space_id, cr_id, subject=subject)
+
+    async def describe(self, space_id: str, cr_id: str, text: str) -> ChangeRequest:
+        """Replace the description with ``text`` (one paragraph a line)."""
+        return await self._client.change_requests.update(space_id, cr_id, description=text)
+
+    async def set_status(self, space_id: str, cr_id: str, status: PatchableStatus) -> ChangeRequest:
+        return await self._client.change_requests.update(space_id, cr_id, status=status)
+
+
+async def _no_pages() -> Any:
+    from folio.models.common import PagesList
+
+    return PagesList()

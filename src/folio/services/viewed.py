@@ -1,0 +1,92 @@
+"""The pages a reviewer marked "viewed" in a change request, kept on this machine only.
+
+One JSON file per change request under the state folder (``<state>/viewed/<change request id>.json``), holding
+the marked page ids per revision of the change request: when the change request gets a new revision, its
+review starts with no page marked (what you looked at may have changed). Only the last
+:data:`KEEP_REVISIONS` revisions are kept. A file that cannot be read counts as no marks; a write that fails
+raises ``OSError`` for the screen to say so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from folio.config.paths import paths
+
+__all__ = ["KEEP_REVISIONS", "ViewedMarks"]
+
+KEEP_REVISIONS = 10
+_SAFE_NAME = re.compile(r"[A-Za-z0-9_-]{1,100}")
+
+
+class ViewedMarks:
+    """``marks.viewed(cr_id, revision)`` -> page ids; ``marks.toggle(cr_id, revision, page_id)`` -> now viewed?
+
+    ``directory`` defaults to ``<state dir>/viewed`` (read when first needed, so ``FOLIO_HOME`` set later
+    still counts)."""
+
+    def __init__(self, directory: Path | None = None) -> None:
+        self._directory = directory
+
+    @property
+    def directory(self) -> Path:
+        return self._directory if self._directory is not None else paths().state_dir / "viewed"
+
+    def path_for(self, cr_id: str) -> Path:
+        """The file of a change request (ids that are not plain letters and digits are hashed)."""
+        name = cr_id if _SAFE_NAME.fullmatch(cr_id) else hashlib.sha256(cr_id.encode()).hexdigest()[:32]
+        return self.directory / f"{name}.json"
+
+    def _read(self, cr_id: str) -> dict[str, list[str]]:
+        try:
+            data = json.loads(self.path_for(cr_id).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        revisions = data.get("revisions") if isinstance(data, dict) else None
+        if not isinstance(revisions, dict):
+            return {}
+        return {
+            str(rev): [p for p in pages if isinstance(p, str)]
+            for rev, pages in revisions.items()
+            if isinstance(pages, list)
+        }
+
+    def _write(self, cr_id: str, revisions: dict[str, list[str]]) -> None:
+        target = self.path_for(cr_id)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        kept = dict(list(revisions.items())[-KEEP_REVISIONS:])
+        fd, temp = tempfile.mkstemp(prefix=".viewed-", suffix=".json", dir=target.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump({"changeRequest": cr_id, "revisions": kept}, handle, indent=1)
+            os.replace(temp, target)
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
+
+    def viewed(self, cr_id: str, revision: str) -> set[str]:
+        """The page ids marked viewed in this revision of the change request."""
+        return set(self._read(cr_id).get(revision, []))
+
+    def set_viewed(self, cr_id: str, revision: str, page_id: str, viewed: bool = True) -> set[str]:
+        """Mark (or unmark) one page; returns the revision's marks after the change."""
+        revisions = self._read(cr_id)
+        marks = dict.fromkeys(revisions.pop(revision, []))
+        if viewed:
+            marks[page_id] = None
+        else:
+            marks.pop(page_id, None)
+        revisions[revision] = list(marks)  # re-inserted last: the most recently used revision is kept longest
+        self._write(cr_id, revisions)
+        return set(marks)
+
+    def toggle(self, cr_id: str, revision: str, page_id: str) -> bool:
+        """Flip a page's mark; True when it is now viewed."""
+        now = page_id not in self.viewed(cr_id, revision)
+        self.set_viewed(cr_id, revision, page_id, now)
+        return now

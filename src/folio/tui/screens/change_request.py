@@ -1,0 +1,430 @@
+"""One change request, for keyboard review: the overview, the changed pages with their diffs, the comments,
+and the decisions (review, merge, update from main) from any tab.
+
+    ChangeRequestScreen(services, space_id, 12)            # by number, or by id
+
+Keys (binding ids ``change-request.*``): 1/2/3 tabs; R review; m merge; u update from main; p PDF link;
+t subject; d description (e in $EDITOR); S status. The changes tab adds its own (see ``ChangesPane``).
+Every mutation ends in a message saying what happened (or what failed) and reloads the screen.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import tempfile
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+
+from folio.services.review import next_status, subject_problem
+from folio.tui import styles_dir
+from folio.tui.clipboard import copy
+from folio.tui.errors import error_message, notify_error
+from folio.tui.modals.confirm import ConfirmModal
+from folio.tui.modals.review import ReviewModal
+from folio.tui.modals.text_entry import TextEntryModal
+from folio.tui.safe import safe
+from folio.tui.screens.base import CRUMB, FolioScreen, Item
+from folio.tui.widgets.change_overview import ChangeOverview, ChangesPane
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from textual import events
+
+    from folio.models.change_request import ChangeRequest
+    from folio.services import Services
+    from folio.services.review import Overview
+
+__all__ = ["ChangeRequestScreen", "edit_in_editor"]
+
+NARROW = 100
+"""Below this many columns the page list sits above the diff instead of beside it."""
+NEEDS_CR = {"review", "merge", "update_from_main", "pdf", "edit_subject", "edit_description", "edit_in_editor"}
+
+
+def _binding(key: str, action: str, label: str, name: str, tooltip: str, *, show: bool = False) -> Binding:
+    return Binding(key, action, label, show=show, id=f"change-request.{name}", tooltip=tooltip)
+
+
+def edit_in_editor(app: App[Any], text: str) -> str:
+    """Hand the terminal to ``$EDITOR`` (else ``$VISUAL``, else vi) on a temporary file holding ``text``; the
+    file's text when the editor quits. Raises RuntimeError (in words) when the editor cannot run or fails."""
+    command = shlex.split(os.environ.get("EDITOR") or os.environ.get("VISUAL") or "vi")
+    with tempfile.NamedTemporaryFile("w", suffix=".md", prefix="folio-", delete=False, encoding="utf-8") as handle:
+        handle.write(text)
+    try:
+        try:
+            with app.suspend():
+                status = subprocess.run([*command, handle.name], check=False).returncode
+        except FileNotFoundError:
+            raise RuntimeError(f"The editor {command[0]!r} was not found; set EDITOR.") from None
+        except Exception as exc:  # SuspendNotSupported and kin: the terminal cannot be handed over here
+            raise RuntimeError(f"This terminal cannot be handed to an editor here ({type(exc).__name__}).") from None
+        if status != 0:
+            raise RuntimeError(f"The editor {command[0]!r} exited with status {status}.")
+        return Path(handle.name).read_text(encoding="utf-8")
+    finally:
+        Path(handle.name).unlink(missing_ok=True)
+
+
+class ChangeRequestScreen(FolioScreen):
+    """A change request by id or number; its crumb is ``#<number> <subject>``."""
+
+    CSS_PATH = [styles_dir() / "change_request.tcss"]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        _binding("1", "tab('overview')", "Overview", "tab-overview", "Show the overview"),
+        _binding("2", "tab('changes')", "Changes", "tab-changes", "Show the changed pages and their diffs"),
+        _binding("3", "tab('comments')", "Comments", "tab-comments", "Show the comments"),
+        _binding("R", "review", "Review", "review", "Approve or request changes, with a comment", show=True),
+        _binding("m", "merge", "Merge", "merge", "Merge into the space's main content (asks first)", show=True),
+        _binding("u", "update_from_main", "Update", "update", "Bring main's changes into it (asks first)"),
+        _binding("p", "pdf", "PDF", "pdf", "Show and copy a link to the content as PDF"),
+        _binding("t", "edit_subject", "Subject", "edit-subject", "Edit the subject"),
+        _binding("d", "edit_description", "Description", "edit-description", "Edit the description here"),
+        _binding("e", "edit_in_editor", "Editor", "editor", "Edit the description in $EDITOR"),
+        _binding("S", "cycle_status", "Status", "status", "Change the status: draft, open, archived (asks first)"),
+    ]
+
+    def __init__(
+        self, services: Services, space_id: str, change_request: str | int, *, trail: tuple[str, ...] = ()
+    ) -> None:
+        super().__init__(services, trail=trail)
+        self.space_id = space_id
+        self.ref: str | int = change_request
+        self.cr: ChangeRequest | None = None
+        self.overview: Overview | None = None
+        self.review_draft = ""
+        self.crumb = f"#{change_request}" if isinstance(change_request, int) else "Change request"
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="")
+        yield Static(id="cr-banner")
+        yield Static(id="cr-message")
+        with TabbedContent(id="cr-tabs"):
+            with TabPane("Overview", id="overview"):
+                yield ChangeOverview(id="cr-overview")
+            with TabPane("Changes", id="changes"):
+                yield ChangesPane(self.services.review.viewed, id="cr-changes")
+            with TabPane("Comments", id="comments"):
+                yield Static(Content("Loading\u2026"), id="comments-placeholder", classes="message")
+        yield Footer()
+
+    @property
+    def tabs(self) -> TabbedContent:
+        return self.query_one("#cr-tabs", TabbedContent)
+
+    @property
+    def changes(self) -> ChangesPane:
+        return self.query_one("#cr-changes", ChangesPane)
+
+    def on_mount(self) -> None:
+        self.sub_title = f" {CRUMB} ".join(self.trail)
+        self.query_one("#cr-banner").display = False
+        self._say(None)
+        self._fit(self.app.size.width)
+        self.query_one(ChangeOverview).focus()
+        self.load()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width)
+
+    def _fit(self, width: int) -> None:
+        self.set_class(width < NARROW, "-narrow")
+        self.changes.fit(width)
+
+    def _say(self, message: Content | None, *, error: bool = False) -> None:
+        widget = self.query_one("#cr-message", Static)
+        widget.update(message or Content(""))
+        widget.display = message is not None
+        widget.set_class(error, "-error")
+
+    # -- loading -----------------------------------------------------------------------------------------------
+
+    @work(exclusive=True, group="change-request", exit_on_error=False)
+    async def load(self) -> None:
+        """Read the change request with its reviewers and change list, then its pages (what was shown stays
+        when that fails)."""
+        overview_widget, pages = self.query_one(ChangeOverview), self.changes.pages
+        first = self.overview is None
+        overview_widget.loading = first
+        pages.set_loading(True)
+        try:
+            overview = await self.services.review.overview(self.space_id, self.ref)
+        except Exception as exc:
+            overview_widget.loading = False
+            pages.set_loading(False)
+            self._say(
+                error_message(exc, doing="Could not load the change request", hint="Press r to try again."), error=True
+            )
+            return
+        overview_widget.loading = False
+        self._say(None)
+        self.overview, self.cr, self.ref = overview, overview.cr, overview.cr.id
+        cr = overview.cr
+        self.set_crumb(f"#{cr.number} {cr.subject or 'Untitled'}")
+        overview_widget.show(overview)
+        banner = self.query_one("#cr-banner", Static)
+        banner.display = cr.outdated and cr.is_active
+        banner.update(Content("Outdated: main content changed since this change request began. Press u to update it."))
+        self.remember("change-request", cr.id, cr.title, self._reopen)
+        self.refresh_bindings()
+        if first:
+            await self._mount_comments(cr.id)
+        try:
+            changes = await self.services.review.changes(self.space_id, cr)
+        except Exception as exc:
+            pages.set_error(error_message(exc, doing="Could not load the changed pages", hint="Press r to try again."))
+            return
+        pages.set_error(None)
+        self.changes.show(changes)
+
+    def _reopen(self) -> ChangeRequestScreen:
+        ref = self.cr.id if self.cr else self.ref
+        return ChangeRequestScreen(self.services, self.space_id, ref, trail=self.parent_trail)
+
+    async def _mount_comments(self, cr_id: str) -> None:
+        placeholder = self.query_one("#comments-placeholder", Static)
+        try:
+            from folio.tui.widgets.comments_panel import CommentsPanel  # written apart; optional until it lands
+        except ImportError:
+            placeholder.update(Content("Comments are not available in this version of Folio."))
+            return
+        await placeholder.remove()
+        await self.query_one("#comments", TabPane).mount(
+            CommentsPanel(self.services, self.space_id, change_request=cr_id)
+        )
+
+    def action_refresh(self) -> None:
+        self.load()
+        for panel in self.query("CommentsPanel"):  # the comments tab reloads itself too
+            reload = getattr(panel, "action_reload", None)
+            if callable(reload):
+                reload()
+
+    # -- tabs, selection, which keys apply ---------------------------------------------------------------------
+
+    def action_tab(self, name: str) -> None:
+        self.tabs.active = name
+
+    @on(TabbedContent.TabActivated, "#cr-tabs")
+    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        self.refresh_bindings()
+        if event.pane.id == "overview":
+            self.query_one(ChangeOverview).focus()
+        elif event.pane.id == "changes":
+            self.changes.pages.focus_list()
+        else:
+            focusable = [w for w in event.pane.query("*") if w.focusable]
+            if focusable:
+                focusable[0].focus()
+
+    @on(ChangesPane.Progress)
+    def _progress(self, event: ChangesPane.Progress) -> None:
+        label = f"Changes {event.seen}/{event.total} viewed" if event.total else "Changes"
+        self.tabs.get_tab("changes").label = Content(label)
+
+    def current_item(self) -> Item | None:
+        if self.tabs.active == "changes" and (page := self.changes.page) is not None:
+            return Item(page.id, page.url, "page")
+        if self.tabs.active == "comments":
+            for panel in self.query("CommentsPanel"):
+                item = getattr(panel, "current_item", lambda: None)()
+                if isinstance(item, Item):
+                    return item
+        if self.cr is not None:
+            return Item(self.cr.id, self.cr.urls.app if self.cr.urls else None, "change request")
+        return None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        cr = self.cr
+        if action in NEEDS_CR or action == "cycle_status":
+            if cr is None:
+                return None
+            if action in ("review", "merge"):
+                return True if cr.is_active else None
+            if action == "update_from_main":
+                return True if cr.is_active and cr.outdated else None
+            if action == "cycle_status":
+                return True if next_status(cr.status) else None
+        return True
+
+    # -- decisions ----------------------------------------------------------------------------------------------
+
+    def _label_of(self, cr: ChangeRequest) -> Content:
+        return Content.assemble((f"#{cr.number} ", "bold"), safe(cr.subject or "Untitled", limit=80))
+
+    def _done(self, message: str, *, warning: bool = False) -> None:
+        self.notify(message, markup=False, severity="warning" if warning else "information")
+        self.load()
+
+    def action_review(self) -> None:
+        if (cr := self.cr) is None:
+            return
+
+        async def submit(status: str, comment: str) -> None:
+            await self.services.review.submit(self.space_id, cr.id, status, comment)  # type: ignore[arg-type]
+
+        def keep(comment: str) -> None:
+            self.review_draft = comment
+
+        def sent(status: str | None) -> None:
+            if status is not None:
+                self.review_draft = ""
+                said = "Approved" if status == "approved" else "Asked for changes on"
+                self._done(f"{said} #{cr.number}.")
+
+        title = Content.assemble("Review ", self._label_of(cr))
+        self.app.push_screen(ReviewModal(title, submit, comment=self.review_draft, keep=keep), sent)
+
+    async def _confirm(self, title: Content, body: str, label: str) -> bool:
+        modal = ConfirmModal(title, body, accept_key="y", accept_label=label)
+        answer: bool | None = await self.app.push_screen_wait(modal)
+        return answer is True
+
+    @work(exclusive=True, group="change-request-decide", exit_on_error=False)
+    async def _decide(
+        self, question: Content, body: str, label: str, send: Callable[[], Awaitable[tuple[str, bool]]], doing: str
+    ) -> None:
+        """Ask (accept key y), send, then say what happened (a warning when the service reports conflicts)."""
+        if not await self._confirm(question, body, label):
+            return
+        try:
+            said, warning = await send()
+        except Exception as exc:
+            notify_error(self, exc, doing=doing)
+            return
+        self._done(said, warning=warning)
+
+    def action_merge(self) -> None:
+        if (cr := self.cr) is None:
+            return
+        notes = [f"{self.overview.approvals if self.overview else 0} approval(s)."]
+        if self.overview and any(r.verdict == "changes-requested" for r in self.overview.reviewers):
+            notes.append("Someone asked for changes.")
+        if cr.outdated:
+            notes.append("It is outdated: main changed since it began.")
+
+        async def send() -> tuple[str, bool]:
+            result = await self.services.review.merge(self.space_id, cr.id)
+            if result.conflicts:
+                return f"#{cr.number} has conflicts with main: resolve them on GitBook, then merge.", True
+            return f"Merged #{cr.number} into main (revision {result.revision}).", False
+
+        question = Content.assemble("Merge ", self._label_of(cr), " into main?")
+        self._decide(question, " ".join(notes), "Merge", send, f"Could not merge #{cr.number}")
+
+    def action_update_from_main(self) -> None:
+        if (cr := self.cr) is None:
+            return
+
+        async def send() -> tuple[str, bool]:
+            result = await self.services.review.update_from_main(self.space_id, cr.id)
+            if result.conflicts:
+                return f"Updating #{cr.number} from main ran into conflicts: resolve them on GitBook.", True
+            return f"Updated #{cr.number} from main (revision {result.revision}).", False
+
+        question = Content.assemble("Update ", self._label_of(cr), " from main?")
+        body = "Main's changes since it began are brought in; its own edits win."
+        self._decide(question, body, "Update", send, f"Could not update #{cr.number} from main")
+
+    def action_cycle_status(self) -> None:
+        if (cr := self.cr) is None or (target := next_status(cr.status)) is None:
+            return
+
+        async def send() -> tuple[str, bool]:
+            await self.services.review.set_status(self.space_id, cr.id, target)
+            return f"#{cr.number} is now {target}.", False
+
+        question = Content.assemble("Change ", self._label_of(cr), f" from {cr.status} to {target}?")
+        self._decide(question, "", target.capitalize(), send, f"Could not make #{cr.number} {target}")
+
+    def action_pdf(self) -> None:
+        self._pdf()
+
+    @work(exclusive=True, group="change-request-pdf", exit_on_error=False)
+    async def _pdf(self) -> None:
+        if (cr := self.cr) is None:
+            return
+        try:
+            url = await self.services.review.pdf_url(self.space_id, cr.id)
+        except Exception as exc:
+            notify_error(self, exc, doing="Could not get the PDF link")
+            return
+        copy(self.app, url, what="PDF link (valid for an hour)", url=True)
+
+    def action_edit_subject(self) -> None:
+        if (cr := self.cr) is None:
+            return
+
+        async def submit(text: str) -> None:
+            await self.services.review.rename(self.space_id, cr.id, text.strip())
+
+        def saved(text: str | None) -> None:
+            if text is not None:
+                self._done(f"Subject of #{cr.number} saved.")
+
+        modal = TextEntryModal(
+            Content.assemble("Subject of ", self._label_of(cr)),
+            submit,
+            text=cr.subject,
+            multiline=False,
+            check=subject_problem,
+            send_label="Save",
+        )
+        self.app.push_screen(modal, saved)
+
+    def _description(self) -> str:
+        cr = self.cr
+        return cr.description.plain_text() if cr is not None and cr.description else ""
+
+    def action_edit_description(self) -> None:
+        self._describe_in_modal(self._description())
+
+    def _describe_in_modal(self, text: str) -> None:
+        if (cr := self.cr) is None:
+            return
+
+        async def submit(text: str) -> None:
+            await self.services.review.describe(self.space_id, cr.id, text)
+
+        def saved(text: str | None) -> None:
+            if text is not None:
+                self._done(f"Description of #{cr.number} saved.")
+
+        title = Content.assemble("Description of ", self._label_of(cr))
+        self.app.push_screen(TextEntryModal(title, submit, text=text, send_label="Save"), saved)
+
+    def action_edit_in_editor(self) -> None:
+        if self.cr is None:
+            return
+        before = self._description()
+        try:
+            text = edit_in_editor(self.app, before)
+        except RuntimeError as exc:
+            self.notify(f"Description not edited: {exc} Press d to edit it here.", severity="error", markup=False)
+            return
+        if text.strip() == before.strip():
+            self.notify("The description is unchanged; nothing was sent.", markup=False)
+            return
+        self._send_description(text)
+
+    @work(exclusive=True, group="change-request-decide", exit_on_error=False)
+    async def _send_description(self, text: str) -> None:
+        if (cr := self.cr) is None:
+            return
+        try:
+            await self.services.review.describe(self.space_id, cr.id, text)
+        except Exception as exc:
+            notify_error(self, exc, doing="Could not save the description")
+            self._describe_in_modal(text)  # the edited text is kept there, to send again
+            return
+        self._done(f"Description of #{cr.number} saved.")

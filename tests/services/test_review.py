@@ -1,0 +1,149 @@
+"""The review service against the seeded sandbox: overviews with reviewers, pages before and after, and the
+decisions (reviews, merge, update from main, edits) asserted on what the sandbox now holds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from folio.api import GitBookClient
+from folio.api.errors import Conflict
+from folio.models.change_request import ChangeRequest
+from folio.models.common import Page
+from folio.sandbox import SandboxState
+from folio.services import Services
+from folio.services.diff import diff_markdown
+from folio.services.review import (
+    ReviewService,
+    build_change_set,
+    next_status,
+    subject_problem,
+)
+
+
+def cr_of(state: SandboxState, subject: str) -> dict[str, Any]:
+    return next(c for c in state.change_requests.values() if c["subject"] == subject)
+
+
+def user(state: SandboxState, name: str) -> str:
+    return next(uid for uid, u in state.users.items() if u["email"].startswith(name + "@"))
+
+
+@pytest.fixture
+def review(client: GitBookClient) -> ReviewService:
+    return Services(client).review
+
+
+async def test_overview_has_reviewers_and_change_counts(review: ReviewService, state: SandboxState) -> None:
+    record = cr_of(state, "Clarify Linux install steps")
+    overview = await review.overview(record["space"], record["number"])  # by number
+    assert overview.cr.id == record["id"] and overview.cr.status == "open"
+    assert overview.counts == {"created": 1, "edited": 1}
+    verdicts = {r.name: (r.verdict, r.previous) for r in overview.reviewers}
+    assert verdicts == {"Ada Okafor": ("requested", None), "Dana Moreau": ("requested", "changes-requested")}
+    waves = cr_of(state, "Explain rollout waves")
+    overview = await review.overview(waves["space"], waves["id"])  # by id
+    hana = next(r for r in overview.reviewers if r.user_id == user(state, "hana"))
+    assert hana.verdict == "changes-requested" and hana.comment == "Can we give an example with numbers?"
+    assert overview.approvals == 0
+
+
+async def test_changes_carry_markdown_before_and_after(review: ReviewService, state: SandboxState) -> None:
+    record = cr_of(state, "Clarify Linux install steps")
+    cr = await review.change_request(record["space"], record["id"])
+    changes = await review.changes(record["space"], cr)
+    changed = {p.title: p for p in changes.changed}
+    assert set(changed) == {"Linux", "Windows"}
+    linux, windows = changed["Linux"], changed["Windows"]
+    assert linux.kinds == ("edited",) and linux.path == "installation/linux"
+    assert linux.before and "sudo apt update" not in linux.before
+    assert linux.after and "sudo apt update" in linux.after and "Debian 12" in linux.after
+    assert windows.kinds == ("created",) and windows.before is None and "winget" in (windows.after or "")
+    assert linux.url and linux.url.startswith("https://")
+    diff = diff_markdown(linux.before, linux.after)
+    assert diff.added == 3 and diff.removed == 0
+    assert len(changes.pages) > len(changes.changed)  # unchanged pages are there too
+    assert all(not p.changed for p in changes.pages if p.title == "Installation")
+
+
+async def test_deleted_and_moved_pages(review: ReviewService, state: SandboxState) -> None:
+    legacy = cr_of(state, "Remove the deprecated Rollouts API page")
+    changes = await review.changes(legacy["space"], await review.change_request(legacy["space"], legacy["id"]))
+    [gone] = changes.changed
+    assert gone.title == "Rollouts API" and gone.kinds == ("deleted",) and gone.after is None and gone.before
+    titles = [p.title for p in changes.pages]
+    base = [p["title"] for p in state.revisions[legacy["revisionInitial"]]["pages"]]
+    assert [t for t in titles if t in base] == [t for t in base if t in titles]  # deleted page kept its place
+    weekend = cr_of(state, "Weekend paging rotation")
+    changes = await review.changes(weekend["space"], await review.change_request(weekend["space"], weekend["id"]))
+    kinds = {p.title: p.kinds for p in changes.changed}
+    assert kinds == {"Incident review": ("moved",), "Paging policy": ("edited",)}
+    moved = changes.find(next(p.id for p in changes.changed if p.title == "Incident review"))
+    assert moved is not None and moved.before == moved.after
+
+
+async def test_outdated_change_request_diffs_against_its_base(review: ReviewService, state: SandboxState) -> None:
+    paging = cr_of(state, "Add pagination to the Robots API")
+    cr = await review.change_request(paging["space"], paging["id"])
+    assert cr.outdated and cr.base_revision == paging["revisionInitial"]
+    changes = await review.changes(paging["space"], cr)
+    assert [p.title for p in changes.changed] == ["Robots"]  # main's later "Errors" edit is not its change
+
+
+async def test_submit_review_is_stored(review: ReviewService, state: SandboxState) -> None:
+    record = cr_of(state, "Clarify Linux install steps")
+    result = await review.submit(record["space"], record["id"], "approved", "  Looks good.  ")
+    assert result.approved
+    stored = record["reviews"][-1]
+    assert stored["reviewer"] == state.default_user and stored["status"] == "approved"
+    assert stored["comment"]["body"] == "Looks good."
+    await review.submit(record["space"], record["id"], "changes-requested", "   ")
+    assert record["reviews"][-1]["comment"] is None and record["reviews"][-2]["outdated"]
+
+
+async def test_merge_moves_the_space_revision(review: ReviewService, state: SandboxState) -> None:
+    record = cr_of(state, "Failover: lower the DNS TTL first")
+    before = state.spaces[record["space"]]["revision"]
+    result = await review.merge(record["space"], record["id"])
+    assert not result.conflicts and result.revision != before
+    assert state.spaces[record["space"]]["revision"] == result.revision
+    assert record["status"] == "merged"
+    with pytest.raises(Conflict):
+        await review.merge(record["space"], record["id"])
+
+
+async def test_update_from_main_clears_outdated(review: ReviewService, state: SandboxState) -> None:
+    record = cr_of(state, "Add pagination to the Robots API")
+    result = await review.update_from_main(record["space"], record["id"])
+    assert record["revision"] == result.revision
+    assert record["revisionMergedAncestor"] == state.spaces[record["space"]]["revision"]
+    assert not (await review.change_request(record["space"], record["id"])).outdated
+
+
+async def test_edits_and_pdf(review: ReviewService, state: SandboxState) -> None:
+    record = cr_of(state, "Reorganise troubleshooting")
+    await review.rename(record["space"], record["id"], "Reorganise the troubleshooting pages")
+    await review.describe(record["space"], record["id"], "Line one\nLine two")
+    await review.set_status(record["space"], record["id"], "open")
+    assert record["subject"] == "Reorganise the troubleshooting pages" and record["status"] == "open"
+    cr = await review.change_request(record["space"], record["id"])
+    assert cr.description is not None and cr.description.plain_text() == "Line one\nLine two"
+    url = await review.pdf_url(record["space"], record["id"])
+    assert url.startswith("https://") and ".pdf" in url
+
+
+def test_subject_problem_and_next_status() -> None:
+    assert subject_problem("Fine") is None
+    assert subject_problem("   ") == "The subject cannot be empty."
+    problem = subject_problem("x" * 101)
+    assert problem is not None and "101" in problem and "100" in problem
+    assert [next_status(s) for s in ("draft", "open", "archived", "merged")] == ["open", "archived", "open", None]
+
+
+def test_build_change_set_counts_body_edits_past_the_change_list() -> None:
+    cr = ChangeRequest(id="c", number=1, space="s", revision="r")
+    base = [Page(id="a", title="A", markdown="one"), Page(id="b", title="B", markdown="two")]
+    head = [Page(id="a", title="A", markdown="one!"), Page(id="c", title="C", markdown="new")]
+    result = build_change_set(cr, base, head, [])  # the service's list left them out (its limit)
+    assert [(p.id, p.kinds) for p in result.pages] == [("a", ("edited",)), ("b", ("deleted",)), ("c", ("created",))]

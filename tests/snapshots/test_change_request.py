@@ -1,0 +1,93 @@
+"""The change request screen pinned as SVG: the overview and changes tabs at 80x24 and 160x50 (side by side at
+160), and the states that matter (the outdated banner, the current change with word highlights, the review modal).
+
+Update with ``pytest tests/snapshots/test_change_request.py --snapshot-update`` only after looking at the report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from folio.api import GitBookClient, RetryPolicy, Token
+from folio.sandbox import SandboxState, SandboxTransport
+from folio.services import Services
+from folio.tui.app import FolioApp
+from folio.tui.screens.change_request import ChangeRequestScreen
+from folio.tui.widgets.change_overview import ChangesPane
+from tests.conftest import SANDBOX_URL, TOKEN
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
+
+
+@pytest.fixture(autouse=True)
+def side_by_side_preferred(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ChangesPane, "prefer_side_by_side", True)
+
+
+async def _no_sleep(seconds: float) -> None:
+    return None
+
+
+def _app(sandbox: Any, state: SandboxState, subject: str) -> FolioApp:
+    # Built here, not with the async `client` fixture: snap_compare runs the app on its own event loop.
+    client = GitBookClient(
+        token=Token(TOKEN),
+        base_url=SANDBOX_URL,
+        transport=SandboxTransport(sandbox),
+        retry=RetryPolicy(sleep=_no_sleep),
+    )
+    services = Services(client, where="the demo sandbox")
+    record = next(c for c in state.change_requests.values() if c["subject"] == subject)
+    trail = (state.orgs[state.demo_org]["title"], state.spaces[record["space"]]["title"])
+    app = FolioApp(
+        services, start=lambda: ChangeRequestScreen(services, record["space"], record["number"], trail=trail)
+    )
+    app.animation_level = "none"
+    return app
+
+
+def _after(*keys: str) -> Callable[[Pilot[None]], Awaitable[None]]:
+    async def run(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        for key in keys:
+            await pilot.press(key)
+            await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    return run
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_overview(snap_compare: Any, app: Any, state: SandboxState, size: tuple[int, int]) -> None:
+    assert snap_compare(_app(app, state, "Clarify Linux install steps"), terminal_size=size, run_before=_after())
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_changes(snap_compare: Any, app: Any, state: SandboxState, size: tuple[int, int]) -> None:
+    assert snap_compare(_app(app, state, "Clarify Linux install steps"), terminal_size=size, run_before=_after("2"))
+
+
+def test_overview_outdated(snap_compare: Any, app: Any, state: SandboxState) -> None:
+    subject = "Add pagination to the Robots API"
+    assert snap_compare(_app(app, state, subject), terminal_size=(80, 24), run_before=_after())
+
+
+def test_changes_current_hunk_with_word_highlights(snap_compare: Any, app: Any, state: SandboxState) -> None:
+    subject = "Failover: lower the DNS TTL first"
+    assert snap_compare(_app(app, state, subject), terminal_size=(160, 50), run_before=_after("2", "n"))
+
+
+def test_changes_unified_with_a_viewed_page(snap_compare: Any, app: Any, state: SandboxState) -> None:
+    subject = "Failover: lower the DNS TTL first"
+    assert snap_compare(_app(app, state, subject), terminal_size=(100, 30), run_before=_after("2", "n", "v"))
+
+
+def test_review_modal(snap_compare: Any, app: Any, state: SandboxState) -> None:
+    assert snap_compare(_app(app, state, "Clarify Linux install steps"), terminal_size=(80, 24), run_before=_after("R"))
