@@ -1,8 +1,8 @@
-"""The first screen: the organizations the signed-in user belongs to."""
+"""The first screen: the organizations the signed-in user belongs to; enter opens one."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import work
@@ -67,8 +67,8 @@ def organization_row(org: Organization) -> tuple[Text, ...]:
 
 
 class OrganizationsScreen(Screen[None]):
-    """Lists the user's organizations: loaded in a worker, refreshed with ``r``; empty and failed states are
-    said in words."""
+    """Lists the user's organizations: loaded in a worker, refreshed with ``r``, opened with enter; empty and
+    failed states are said in words."""
 
     CSS_PATH = [styles_dir() / "organizations.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -153,6 +153,7 @@ class OrganizationsScreen(Screen[None]):
         table.clear()
         for org in organizations:
             table.add_row(*organization_row(org), key=org.id)
+            self._remember(org)
         count = len(organizations)
         noun = "organization" if count == 1 else "organizations"
         self._summary(f"{count} {noun} on {self.browse.where}")
@@ -186,6 +187,31 @@ class OrganizationsScreen(Screen[None]):
         widget.update(message or Content(""))
         widget.display = message is not None
         widget.set_class(error, "-error")
+
+    # -- opening ----------------------------------------------------------------------------------
+
+    def _opener(self, org: Organization) -> Any:
+        def open_organization() -> Screen[Any]:
+            from folio.tui.screens.organization import OrganizationScreen
+
+            services: Any = getattr(self.app, "services", None)
+            trail = (self.sub_title or "Organizations",)
+            return OrganizationScreen(services, org.id, title=org.title or org.id, trail=trail)
+
+        return open_organization
+
+    def _remember(self, org: Organization) -> None:
+        """Make the organization reachable from the command palette's go-to."""
+        remember = getattr(self.app, "remember", None)
+        if callable(remember):
+            remember("organization", org.id, org.title or org.id, self._opener(org))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter (or a click on the selected row) opens the organization."""
+        event.stop()
+        row = event.cursor_row
+        if 0 <= row < len(self.organizations):
+            self.app.push_screen(self._opener(self.organizations[row])())
 
     # -- actions ----------------------------------------------------------------------------------
 

@@ -1,0 +1,381 @@
+"""The organization screen, driven by keys over the seeded sandbox (clock frozen at FROZEN_AT)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from folio.sandbox import SandboxState
+from folio.services import Services
+from folio.tui.screens.base import CRUMB
+from folio.tui.screens.organization import OrganizationScreen
+from folio.tui.screens.organizations import OrganizationsScreen
+from folio.tui.widgets.resource_list import ResourceBrowser
+from tests.conftest import FROZEN_AT
+from tests.tui.conftest import settle
+
+REVIEWS = ("GET", "/spaces/{spaceId}/change-requests/{changeRequestId}/reviews")
+
+
+@pytest.fixture(autouse=True)
+def frozen_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("folio.services.browse.now", lambda: FROZEN_AT)
+
+
+@pytest.fixture
+def org_screen(services: Services, state: SandboxState) -> Any:
+    return lambda: OrganizationScreen(services, state.demo_org, title="Northwind Labs", trail=("Organizations",))
+
+
+def _screen(pilot: Pilot[None]) -> OrganizationScreen:
+    screen = pilot.app.screen
+    assert isinstance(screen, OrganizationScreen)
+    return screen
+
+
+def _cells(browser: ResourceBrowser) -> list[list[str]]:
+    return [[c if isinstance(c, str) else c.plain for c in row.cells] for row in browser.list.visible_rows]
+
+
+def _column(browser: ResourceBrowser, index: int = 0) -> list[str]:
+    return [cells[index] for cells in _cells(browser)]
+
+
+def _status(browser: ResourceBrowser) -> str:
+    return str(browser.query_one(".resource-browser--status").render())
+
+
+def _filters(screen: OrganizationScreen) -> str:
+    return str(screen.inbox.query_one(".inbox--filters").render())
+
+
+def _indented(browser: ResourceBrowser) -> list[str]:
+    return [
+        f"{'  ' * row.indent}{cells[0]}" for row, cells in zip(browser.list.visible_rows, _cells(browser), strict=True)
+    ]
+
+
+TREE = [
+    "▾ Product",
+    "  ▾ Guides",
+    "    Getting Started",
+    "    User Guide",
+    "    Admin Handbook",
+    "  ▾ Reference",
+    "    REST API Reference",
+    "    SDK Reference",
+    "  Release Notes",
+    "▾ Engineering",
+    "  ▾ Runbooks",
+    "    Platform Runbooks",
+    "  Architecture Decisions",
+    "▾ Company",
+    "  Onboarding",
+    "  Brand Guidelines",
+    "▾ Not in a collection",
+    "  Centre d'aide",
+    "  Scratchpad",
+]
+OPEN = [
+    "#2 Weekend paging rotation",
+    "#2 Remove the deprecated Rollouts API page",
+    "#2 Explain rollout waves",
+    "#1 Failover: lower the DNS TTL first",
+    "#1 Clarify Linux install steps",
+    "#1 Add pagination to the Robots API",
+]
+
+
+# --- collections ------------------------------------------------------------------------------------------------
+
+
+async def test_collections_nest_with_their_spaces_and_the_rest_apart(open_app: Any, org_screen: Any) -> None:
+    async with open_app(org_screen) as (_app, pilot):
+        screen = _screen(pilot)
+        assert screen.sub_title == f"Organizations {CRUMB} Northwind Labs"
+        assert screen.tabs.active == "collections"
+        assert _indented(screen.content_tree) == TREE
+        cells = _cells(screen.content_tree)
+        assert cells[0] == ["▾ Product", "6 spaces", "", ""]
+        assert cells[2] == ["Getting Started", "public", "1", "10mo ago"]
+        assert cells[6] == ["REST API Reference", "public", "2", "8d ago"]
+        assert screen.content_tree.list.has_focus
+        item = screen.current_item()
+        assert item is not None and item.kind == "collection" and item.url and "/c/" in item.url
+
+
+async def test_enter_folds_a_collection_and_opens_a_space(open_app: Any, org_screen: Any) -> None:
+    async with open_app(org_screen) as (app, pilot):
+        screen = _screen(pilot)
+        await pilot.press("j", "enter")  # Guides
+        assert _indented(screen.content_tree)[:4] == [
+            "▾ Product",
+            "  ▸ Guides",
+            "  ▾ Reference",
+            "    REST API Reference",
+        ]
+        await pilot.press("enter")
+        assert _indented(screen.content_tree) == TREE
+        await pilot.press("j")
+        assert screen.content_tree.list.highlighted.cells[0].plain == "Getting Started"  # type: ignore[union-attr]
+        pytest.importorskip("folio.tui.screens.space")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "SpaceScreen"
+        assert app.screen.parent_trail == ("Organizations", "Northwind Labs")  # type: ignore[attr-defined]
+
+
+# --- spaces ----------------------------------------------------------------------------------------------------
+
+
+async def test_the_spaces_tab_lists_every_space(open_app: Any, org_screen: Any, state: SandboxState) -> None:
+    async with open_app(org_screen) as (app, pilot):
+        screen = _screen(pilot)
+        await pilot.press("2")
+        assert screen.tabs.active == "spaces"
+        assert screen.spaces_list.list.has_focus
+        rows = _cells(screen.spaces_list)
+        assert len(rows) == 12
+        assert rows[0] == ["Getting Started", "public", "Guides", "10mo ago", "1"]
+        assert rows[3] == ["REST API Reference", "public", "Reference", "8d ago", "2"]
+        assert rows[-1] == ["Scratchpad", "private", "", "3mo ago", "0"]
+        assert "Legacy Docs (v1)" not in _column(screen.spaces_list)  # deleted
+        await pilot.press("j")
+        item = screen.current_item()
+        guide = next(s for s in state.spaces.values() if s["title"] == "User Guide")
+        assert item is not None and item.id == guide["id"] and item.kind == "space"
+        assert item.url and item.url.endswith(f"/s/{guide['id']}/")
+        assert app.loaded[("space", guide["id"])][0] == "User Guide"
+        pytest.importorskip("folio.tui.screens.space")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "SpaceScreen"
+
+
+async def test_a_missing_screen_is_said_in_words(open_app: Any, org_screen: Any, monkeypatch: Any) -> None:
+    def missing(name: str) -> Any:
+        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+    monkeypatch.setattr("folio.tui.screens.organization.import_module", missing)
+    async with open_app(org_screen) as (app, pilot):
+        await pilot.press("2", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, OrganizationScreen)
+        assert [n.message for n in app._notifications] == ["This build of Folio cannot open a space yet."]
+
+
+# --- change requests -----------------------------------------------------------------------------------------
+
+
+async def test_the_inbox_lists_open_change_requests_with_their_reviews(open_app: Any, org_screen: Any) -> None:
+    async with open_app(org_screen, size=(120, 30)) as (app, pilot):
+        screen = _screen(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        assert screen.inbox.browser.list.has_focus
+        assert _filters(screen).startswith("Showing open")
+        rows = _cells(screen.inbox.browser)
+        assert [r[0] for r in rows] == OPEN
+        assert rows[0] == [
+            "#2 Weekend paging rotation",
+            "Platform Runbooks",
+            "open",
+            "Emeka Nwosu",
+            "2d ago",
+            "2",
+            "✓1",
+        ]
+        assert rows[2][1:] == ["User Guide", "open", "Ada Okafor", "4d ago", "1", "✗1"]
+        assert rows[4][-1] == "none"  # Dana's review went out of date when Chen pushed again
+        assert rows[5][-3:] == ["13d ago", "1", "✓1"]
+        item = screen.current_item()
+        assert item is not None and item.kind == "change request" and item.url and "/~/changes/2/" in item.url
+        assert ("change-request", item.id) in app.loaded
+
+
+async def test_reviews_are_read_only_for_the_rows_on_screen(
+    open_app: Any, org_screen: Any, services: Services, state: SandboxState, monkeypatch: Any
+) -> None:
+    asked: list[str] = []
+    verdicts = services.browse.verdicts
+
+    async def counting(space_id: str, cr_id: str) -> Any:
+        asked.append(cr_id)
+        return await verdicts(space_id, cr_id)
+
+    monkeypatch.setattr(services.browse, "verdicts", counting)
+    async with open_app(org_screen, size=(80, 12)) as (_app, pilot):
+        screen = _screen(pilot)
+        assert asked == [] and REVIEWS not in state.hits  # not before the inbox is shown
+        await pilot.press("3")
+        await settle(pilot)
+        height = screen.inbox.browser.list.scrollable_content_region.height
+        assert 0 < height < len(OPEN)
+        assert len(asked) == height
+        assert _column(screen.inbox.browser, 6)[height:] == ["…"] * (len(OPEN) - height)
+        await pilot.press("G")
+        await settle(pilot)
+        assert sorted(asked) == sorted(row.key for row in screen.inbox.browser.list.rows)
+        assert "…" not in _column(screen.inbox.browser, 6)
+
+
+async def test_the_inbox_filters_change_the_rows(open_app: Any, org_screen: Any) -> None:
+    async with open_app(org_screen, size=(120, 30)) as (_app, pilot):
+        screen = _screen(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        expected = {
+            "archived": ["#3 Refresh the welcome page"],
+            "merged": ["#1 Document the canary channel"],
+            "every status": 10,
+            "draft": ["#1 December 2026 release notes", "#2 Reorganise troubleshooting"],
+            "open": OPEN,
+        }
+        for status, rows in expected.items():
+            await pilot.press("s")
+            await settle(pilot)
+            assert _filters(screen).startswith(f"Showing {status}")
+            titles = _column(screen.inbox.browser)
+            assert (len(titles) if isinstance(rows, int) else titles) == rows, status
+        await pilot.press("a")
+        await settle(pilot)
+        assert _filters(screen).startswith("Showing open · awaiting my review")
+        assert _column(screen.inbox.browser) == [
+            "#2 Weekend paging rotation",
+            "#1 Clarify Linux install steps",
+            "#1 Add pagination to the Robots API",
+        ]
+        await pilot.press("u")
+        await settle(pilot)
+        assert _filters(screen).startswith("Showing open · awaiting my review · outdated")
+        assert _column(screen.inbox.browser) == ["#1 Add pagination to the Robots API"]
+        await pilot.press("a", "u", "m")
+        await settle(pilot)
+        assert _filters(screen).startswith("Showing open · mine")
+        assert _column(screen.inbox.browser) == ["#2 Explain rollout waves", "#1 Failover: lower the DNS TTL first"]
+        await pilot.press("s")  # archived, mine: none
+        await settle(pilot)
+        assert _column(screen.inbox.browser) == []
+        assert _status(screen.inbox.browser) == "No change requests match: archived · mine."
+
+
+async def test_enter_opens_the_change_request(open_app: Any, org_screen: Any, state: SandboxState) -> None:
+    pytest.importorskip("folio.tui.screens.change_request")
+    async with open_app(org_screen) as (app, pilot):
+        await pilot.press("3")
+        await settle(pilot)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "ChangeRequestScreen"
+
+
+async def test_filter_keys_apply_only_in_the_inbox(open_app: Any, org_screen: Any) -> None:
+    async with open_app(org_screen) as (_app, pilot):
+        screen = _screen(pilot)
+        assert not screen.check_action("inbox_status", ())
+        await pilot.press("s", "a")
+        await settle(pilot)
+        assert screen.inbox.inbox.status == "open" and not screen.inbox.inbox.awaiting_me
+        await pilot.press("3")
+        assert screen.check_action("inbox_toggle", ("mine",))
+        await pilot.press("slash", "2", "s", "a", "m")  # typed into the filter, not taken as keys
+        await settle(pilot)
+        assert screen.tabs.active == "change-requests"
+        assert screen.inbox.browser.filter_input.value == "2sam"
+        assert screen.inbox.inbox == type(screen.inbox.inbox)()
+        assert _column(screen.inbox.browser) == []
+        assert _status(screen.inbox.browser) == "No row matches “2sam” (esc clears the filter)."
+        await pilot.press("escape")
+        assert _column(screen.inbox.browser) == OPEN
+    for binding in OrganizationScreen.BINDINGS:
+        assert not isinstance(binding, tuple)
+        assert binding.id and binding.id.startswith("organization.") and binding.tooltip
+        assert "+" not in binding.key
+
+
+# --- sites, refresh, failures ----------------------------------------------------------------------------------
+
+
+async def test_the_sites_tab_lists_the_sites(open_app: Any, org_screen: Any) -> None:
+    async with open_app(org_screen) as (app, pilot):
+        screen = _screen(pilot)
+        await pilot.press("4")
+        assert screen.tabs.active == "sites"
+        assert _cells(screen.sites.browser) == [
+            ["Northwind Docs", "public", "yes", "9"],
+            ["Internal Handbook", "visitor auth", "no", "3"],
+        ]
+        item = screen.current_item()
+        assert item is not None and item.kind == "site" and item.url and item.url.endswith("/sites/" + item.id)
+        await pilot.press("enter")  # nothing yet
+        assert app.screen is screen
+
+
+async def test_r_refreshes_every_tab(open_app: Any, org_screen: Any, state: SandboxState) -> None:
+    async with open_app(org_screen) as (_app, pilot):
+        screen = _screen(pilot)
+        guide = next(s for s in state.spaces.values() if s["title"] == "User Guide")
+        guide["title"] = "User Manual"
+        waves = next(c for c in state.change_requests.values() if c["subject"] == "Explain rollout waves")
+        waves["subject"] = "Explain rollout waves, with numbers"
+        await pilot.press("r")
+        await settle(pilot)
+        assert "    User Manual" in _indented(screen.content_tree)
+        assert "User Manual" in _column(screen.spaces_list)
+        await pilot.press("3")
+        await settle(pilot)
+        row = next(r for r in _cells(screen.inbox.browser) if r[0].startswith("#2 Explain"))
+        assert row[:2] == ["#2 Explain rollout waves, with numbers", "User Manual"]
+
+
+async def test_a_failing_service_is_said_in_words_and_rows_stay(
+    open_app: Any, org_screen: Any, state: SandboxState
+) -> None:
+    async with open_app(org_screen) as (_app, pilot):
+        screen = _screen(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        state.tokens = {"another-token": state.default_user}
+        await pilot.press("r")
+        await settle(pilot)
+        browsers = [screen.content_tree, screen.spaces_list, screen.inbox.browser, screen.sites.browser]
+        for browser in browsers:
+            assert "The access token is invalid or expired" in _status(browser)
+            assert _status(browser).endswith("Press r to try again.")
+            assert browser.query_one(".resource-browser--status").has_class("-error")
+        assert _status(screen.spaces_list).startswith("Could not load the spaces:")
+        assert _status(screen.inbox.browser).startswith("Could not load the change requests:")
+        assert _indented(screen.content_tree) == TREE
+        assert len(_cells(screen.spaces_list)) == 12
+        assert _column(screen.inbox.browser) == OPEN
+        assert len(_cells(screen.sites.browser)) == 2
+        state.tokens = {}
+        await pilot.press("r")
+        await settle(pilot)
+        assert _status(screen.spaces_list) == "12 rows"
+        assert not screen.inbox.browser.query_one(".resource-browser--status").has_class("-error")
+
+
+async def test_without_a_title_the_trail_names_the_organization(
+    open_app: Any, services: Services, state: SandboxState
+) -> None:
+    async with open_app(lambda: OrganizationScreen(services, state.demo_org)) as (_app, pilot):
+        assert _screen(pilot).sub_title == "Northwind Labs"
+
+
+async def test_enter_on_an_organization_opens_it(open_app: Any, state: SandboxState) -> None:
+    async with open_app(size=(100, 30)) as (app, pilot):
+        assert isinstance(app.screen, OrganizationsScreen)
+        assert app.loaded[("organization", state.demo_org)][0] == "Northwind Labs"
+        await pilot.press("enter")
+        await settle(pilot)
+        screen = _screen(pilot)
+        assert screen.org_id == state.demo_org
+        assert screen.sub_title == f"Organizations {CRUMB} Northwind Labs"
+        assert _indented(screen.content_tree) == TREE
+        await pilot.press("escape")
+        assert isinstance(app.screen, OrganizationsScreen)
+        opened = app.loaded[("organization", state.demo_org)][1]()
+        assert isinstance(opened, OrganizationScreen) and opened.org_id == state.demo_org
