@@ -23,7 +23,7 @@ from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.change_request_inbox import ChangeRequestInbox
 from folio.tui.widgets.collections_tree import CollectionsTree, visibility_words
-from folio.tui.widgets.org_sites_list import OrgSitesList
+from folio.tui.widgets.sites_panel import SitesPanel
 from folio.tui.widgets.resource_list import Column, ResourceBrowser, ResourceList, Row
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ class OrganizationScreen(FolioScreen):
             with TabPane("Change requests", id="change-requests"):
                 yield ChangeRequestInbox(self.services, self.org_id, id="organization-inbox")
             with TabPane("Sites", id="sites"):
-                yield OrgSitesList(self.services, self.org_id, id="organization-sites")
+                yield SitesPanel(self.services, self.org_id, id="organization-sites")
         yield Footer()
 
     @property
@@ -118,8 +118,8 @@ class OrganizationScreen(FolioScreen):
         return self.query_one(ChangeRequestInbox)
 
     @property
-    def sites(self) -> OrgSitesList:
-        return self.query_one(OrgSitesList)
+    def sites(self) -> SitesPanel:
+        return self.query_one(SitesPanel)
 
     def on_mount(self) -> None:
         self.set_crumb(self.crumb)

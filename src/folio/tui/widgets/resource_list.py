@@ -323,11 +323,14 @@ class ResourceBrowser(Vertical):
         return self.query_one(Input)
 
     def on_mount(self) -> None:
+        # The filter box takes focus only while filtering: hidden, it must not catch the screen's first focus.
+        self.filter_input.can_focus = False
         self._draw_header()
         self._draw_status()
 
     def on_resize(self, event: events.Resize) -> None:
-        self._draw_header()
+        # After the refresh: a browser in a tab hidden at mount learns the list's width only then.
+        self.call_after_refresh(self._draw_header)
 
     def _draw_header(self) -> None:
         header = self.query_one(".resource-browser--header", Static)
@@ -381,6 +384,7 @@ class ResourceBrowser(Vertical):
 
     def action_start_filter(self) -> None:
         self.add_class("-filtering")
+        self.filter_input.can_focus = True
         self.filter_input.focus()
 
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -400,6 +404,7 @@ class ResourceBrowser(Vertical):
             self.list.filter("")
             self.remove_class("-filtering")
             self.list.focus()
+            self.filter_input.can_focus = False
             self._draw_status()
         elif event.key in ("down", "up") and self.filter_input.has_focus:
             event.stop()
