@@ -1,4 +1,16 @@
-"""The Textual application: the theme and global keys, the header's breadcrumbs, and the first screen."""
+"""The Textual application: the theme and global keys, the header's breadcrumbs, the first screen, and the
+ways to move between screens.
+
+    esc         back one screen (FolioScreen.action_back)
+    ctrl+p      the command palette: this screen's actions, and a go-to of everything loaded so far
+    :           the command line: :org / :space / :site <title>, :cr <number>, :q
+    -           return to where you were before the last jump (a go-to or a : command), and again to come back
+    ?           every key of this screen, with the binding ids the config's [keymap] remaps
+    q, ctrl+c   quit, without a question
+
+A jump replaces the screens above the first one with the screen jumped to; the screens it replaced are kept
+alive (installed) so ``-`` puts them back as they were, scroll positions and all.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +19,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
 from textual.content import Content
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 
 from folio.tui import styles_dir
+from folio.tui.commands import FolioCommands, key_entries
+from folio.tui.jump import KINDS, Candidate, CommandError, best, change_request_number, matches, parse
 from folio.tui.safe import safe
 from folio.tui.screens.organizations import OrganizationsScreen
 
@@ -22,6 +37,9 @@ __all__ = ["CRUMB", "FolioApp"]
 CRUMB = "\u203a"
 """Joins the segments of a breadcrumb trail in a screen's ``sub_title``."""
 
+OpenScreen = Callable[[], Screen[Any]]
+PLURALS = {"organization": "organizations", "space": "spaces", "change-request": "change requests", "site": "sites"}
+
 
 class FolioApp(App[None]):
     """Folio's TUI. Takes its services ready-made (``folio.cli`` wires them) and opens on the organizations.
@@ -32,8 +50,41 @@ class FolioApp(App[None]):
 
     TITLE = "Folio"
     CSS_PATH = [styles_dir() / "app.tcss"]
+    COMMANDS: ClassVar[set[Any]] = {FolioCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave Folio"),
+        Binding("q", "quit", "Quit", show=False, id="app.quit", tooltip="Leave Folio (no question asked)"),
+        Binding(
+            "ctrl+c",
+            "interrupt",
+            "Quit",
+            show=False,
+            id="app.interrupt",
+            tooltip="Leave Folio (in a text field ctrl+c copies instead)",
+        ),
+        Binding(
+            "question_mark",
+            "help",
+            "Keys",
+            id="app.help",
+            tooltip="Every key of this screen, with the ids to remap them by",
+        ),
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            "Commands",
+            show=False,
+            priority=True,
+            id="app.palette",
+            tooltip="Search this screen's actions and go to anything loaded",
+        ),
+        Binding(
+            "colon",
+            "command_line",
+            "Command",
+            show=False,
+            id="app.command-line",
+            tooltip="Type :org, :space or :site and a title, :cr and a number, or :q",
+        ),
     ]
 
     def __init__(
@@ -49,23 +100,20 @@ class FolioApp(App[None]):
         self.services = services
         self.organization = organization
         self.start = start
-        self.loaded: dict[tuple[str, str], tuple[str, Callable[[], Screen[Any]]]] = {}
+        self.loaded: dict[tuple[str, str], tuple[str, OpenScreen]] = {}
+        """(kind, key) -> (title, how to open it): what the palette's go-to and the command line reach."""
+        self.command_history: list[str] = []
+        self.before_jump: list[Screen[Any]] = []
+        """The screens above the first one before the last jump (``-`` puts them back); they stay installed."""
+        self._kept: set[Screen[Any]] = set()
+        self._arriving: list[Screen[Any]] = []
+        """The screens a stack change under way is about to push: never let go of those."""
         self.sub_title = services.where
         if keymap:
             self.set_keymap(dict(keymap))
 
-    # -- loaded resources, for the palette's go-to ----------------------------------------------------------
-
-    def remember(self, kind: str, key: str, title: str, open_screen: Callable[[], Screen[Any]]) -> None:
-        """Keep a loaded resource (an organization, space, change request or site) for the palette's go-to."""
-        self.loaded[(kind, key)] = (title, open_screen)
-
-    def action_previous_screen(self) -> None:
-        """``-``: back to the screen before (the palette's jumps refine this)."""
-        if len(self.screen_stack) > 2:
-            self.pop_screen()
-
     def on_mount(self) -> None:
+        self.screen_change_signal.subscribe(self, lambda screen: self.call_later(self._release_kept))
         if self.start is not None:
             self.push_screen(self.start())
         else:
@@ -79,3 +127,182 @@ class FolioApp(App[None]):
             if segment:
                 parts += [(f" {CRUMB} ", "dim"), safe(segment, limit=60)]
         return Content.assemble(*parts)
+
+    # -- loaded resources, for the palette's go-to and the command line ------------------------------------
+
+    def remember(self, kind: str, key: str, title: str, open_screen: OpenScreen) -> None:
+        """Keep a loaded resource (``kind``: organization, space, change-request, site) for the go-to; the
+        latest remembered comes first."""
+        self.loaded.pop((kind, key), None)
+        self.loaded[(kind, key)] = (title, open_screen)
+
+    def candidates(self, kind: str | None = None) -> list[Candidate]:
+        """What is loaded (of ``kind``), latest first, titles made safe."""
+        return [
+            Candidate(k, key, safe(title, limit=120).plain)
+            for (k, key), (title, _open) in reversed(self.loaded.items())
+            if kind is None or k == kind
+        ]
+
+    def go_to(self, kind: str, key: str) -> None:
+        """Jump to a remembered resource."""
+        found = self.loaded.get((kind, key))
+        if found is None:
+            self.notify(f"That {kind.replace('-', ' ')} is no longer loaded.", severity="warning", markup=False)
+            return
+        self.jump(found[1])
+
+    # -- the stack -----------------------------------------------------------------------------------------
+
+    @property
+    def trail_screens(self) -> list[Screen[Any]]:
+        """The screens above the default one (the first is the screen Folio opened on)."""
+        return list(self.screen_stack[1:])
+
+    def _in_dialog(self) -> bool:
+        return any(isinstance(s, ModalScreen) for s in self.screen_stack)
+
+    def jump(self, open_screen: OpenScreen, *, keep: int = 1) -> None:
+        """Open a screen as a jump: keep the first ``keep`` screens, replace the rest with the new one; ``-``
+        returns to the screens as they were."""
+        if self._in_dialog():
+            self.notify("Close the dialog first, then jump.", severity="warning", markup=False)
+            return
+        current = self.trail_screens
+        try:
+            screen = open_screen()
+        except Exception as exc:  # a screen that cannot be built is a bug of ours: say so, keep the stack
+            from folio.tui.errors import notify_error
+
+            notify_error(self, exc, doing="Could not open that screen")
+            return
+        upcoming = [*current[: max(0, keep)], screen]
+        self._remember_before_jump(current, upcoming)
+        self.call_later(self._set_stack, upcoming)
+
+    def action_previous_screen(self) -> None:
+        """``-``: back to where you were before the last jump; pressed again, back to where the jump led."""
+        if self._in_dialog():
+            return
+        if not self.before_jump:
+            self.notify(
+                "Nothing to return to yet: - returns to where you were before a jump (ctrl+p or :).", markup=False
+            )
+            return
+        target, current = self.before_jump, self.trail_screens
+        self._remember_before_jump(current, target)
+        self.call_later(self._set_stack, target)
+
+    def _remember_before_jump(self, screens: list[Screen[Any]], upcoming: list[Screen[Any]]) -> None:
+        """Keep ``screens`` alive for ``-`` (installed screens outlive a pop); let go of the others later."""
+        self.before_jump = list(screens)
+        for screen in screens:
+            if not self.is_screen_installed(screen):
+                self.install_screen(screen, f"folio-jump-{id(screen)}")
+                self._kept.add(screen)
+        self._arriving = list(upcoming)
+
+    def _release_kept(self) -> None:
+        """Uninstall (and so let Textual free) the kept screens that ``-`` no longer needs and no stack holds."""
+        for screen in list(self._kept):
+            if screen in self.before_jump or screen in self._arriving:
+                continue
+            if any(screen in stack for stack in self._screen_stacks.values()):
+                continue
+            self._kept.discard(screen)
+            self.uninstall_screen(screen)
+            if screen.is_attached:
+                screen.remove()
+
+    async def _set_stack(self, screens: list[Screen[Any]]) -> None:
+        """Make the screens above the default one ``screens``: pop what differs, push the rest."""
+        current = self.trail_screens
+        same = 0
+        while same < min(len(current), len(screens)) and current[same] is screens[same]:
+            same += 1
+        with self.batch_update():
+            for _ in current[same:]:
+                await self.pop_screen()
+            for screen in screens[same:]:
+                await self.push_screen(screen)
+        self._arriving = []
+        self._release_kept()
+
+    # -- global actions ------------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # `q` and `:` belong to a dialog's text, or mean nothing there (the palette is asking for the screen
+        # under it: what it lists runs once it has closed)
+        top = self.screen
+        return not (
+            action in ("quit", "command_line") and isinstance(top, ModalScreen) and not isinstance(top, CommandPalette)
+        )
+
+    def action_interrupt(self) -> None:
+        self.exit()
+
+    def action_help(self) -> None:
+        from folio.tui.modals.help import HelpModal
+
+        if isinstance(self.screen, HelpModal):
+            return
+        title = getattr(self.screen, "crumb", "") or ""
+        self.push_screen(HelpModal(key_entries(self.screen), title=safe(title, limit=60).plain))
+
+    def action_command_line(self) -> None:
+        from folio.tui.widgets.command_line import CommandLineScreen, CommandSuggester
+
+        suggester = CommandSuggester(lambda verb: [c.title for c in self.candidates(KINDS.get(verb, "-"))])
+        self.push_screen(CommandLineScreen(self.resolve_command, history=self.command_history, suggester=suggester))
+
+    # -- the command line ----------------------------------------------------------------------------------
+
+    def resolve_command(self, line: str) -> Callable[[], object] | str:
+        """What a ``:`` line does (a callable to run once the line is closed), or why it does nothing."""
+        try:
+            command = parse(line)
+        except CommandError as error:
+            return str(error)
+        if command.verb == "quit":
+            return self.exit
+        if command.verb == "cr":
+            return self._resolve_change_request(command.number)
+        kind = KINDS[command.verb]
+        plural = PLURALS[kind]
+        loaded = self.candidates(kind)
+        asked = safe(command.argument, limit=60).plain
+        if not loaded:
+            return f"No {plural} loaded yet: open a list of {plural} first, then :{command.verb} finds them by title."
+        choice = best(command.argument, loaded, kind=kind)
+        if choice is not None:
+            return lambda: self.go_to(choice.kind, choice.key)
+        ranked = matches(command.argument, loaded, kind=kind)
+        if not ranked:
+            return f"No loaded {kind.replace('-', ' ')} matches “{asked}”."
+        names = ", ".join(c.title for c in ranked[:3]) + (", …" if len(ranked) > 3 else "")
+        return f"“{asked}” matches several {plural}: {names}. Type more of the title."
+
+    def _resolve_change_request(self, number: int) -> Callable[[], object] | str:
+        stack = self.trail_screens
+        for index in range(len(stack) - 1, -1, -1):
+            space_id = getattr(stack[index], "space_id", None)
+            if isinstance(space_id, str) and space_id:
+                return self._open_change_request(space_id, number, tuple(getattr(stack[index], "trail", ())), index)
+        found = [c for c in self.candidates("change-request") if change_request_number(c) == number]
+        if len(found) == 1:
+            return lambda: self.go_to(found[0].kind, found[0].key)
+        if found:
+            return f"Several loaded change requests are #{number} (in different spaces): open the space first."
+        return f"No loaded change request is #{number}, and no space is open: open a space first."
+
+    def _open_change_request(
+        self, space_id: str, number: int, trail: tuple[str, ...], index: int
+    ) -> Callable[[], object]:
+        """Open change request ``number`` of the space of the screen at ``index``, on top of that screen."""
+
+        def build() -> Screen[Any]:
+            from folio.tui.screens.change_request import ChangeRequestScreen  # lazily: a heavy screen
+
+            return ChangeRequestScreen(self.services, space_id, number, trail=trail)
+
+        return lambda: self.jump(build, keep=index + 1)

@@ -1,0 +1,184 @@
+"""The `:` command line's language, and the fuzzy matching it and the palette's go-to share (pure: no app).
+
+    :org <title>      an organization already loaded        :space <title>    a space already loaded
+    :cr <number>      a change request of the current space (or, with only an organization, a loaded one)
+    :site <title>     a site already loaded                 :q                quit
+
+:func:`parse` turns the typed line into a :class:`Command` or raises :class:`CommandError` (its message is a
+sentence for the user); :func:`matches` ranks loaded things against a title; :func:`change_request_number`
+reads the number a loaded change request was remembered with.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = [
+    "HELP",
+    "KINDS",
+    "Candidate",
+    "Command",
+    "CommandError",
+    "best",
+    "change_request_number",
+    "matches",
+    "parse",
+    "score",
+]
+
+Verb = Literal["org", "space", "cr", "site", "quit"]
+
+KINDS: dict[str, str] = {
+    "org": "organization",
+    "space": "space",
+    "cr": "change-request",
+    "site": "site",
+}
+"""A verb's kind of loaded thing (the ``kind`` screens hand to ``app.remember``)."""
+
+_VERBS: dict[str, Verb] = {
+    "org": "org",
+    "orgs": "org",
+    "organization": "org",
+    "organisation": "org",
+    "space": "space",
+    "cr": "cr",
+    "change-request": "cr",
+    "site": "site",
+    "q": "quit",
+    "q!": "quit",
+    "qa": "quit",
+    "quit": "quit",
+}
+
+HELP = ":org <title> · :space <title> · :cr <number> · :site <title> · :q"
+"""One line naming every command (the command line's placeholder and its error messages)."""
+
+_NUMBER = re.compile(r"#?(\d{1,9})")
+
+
+class CommandError(ValueError):
+    """A line that is not a command; ``str(error)`` says why, in words."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A parsed line: ``verb`` and its argument (a title to match, or a change request's number)."""
+
+    verb: Verb
+    argument: str = ""
+
+    @property
+    def number(self) -> int:
+        """The change request number of a ``:cr`` command."""
+        return int(self.argument)
+
+
+def parse(line: str) -> Command:
+    """``":space user guide"`` -> ``Command("space", "user guide")``; raises :class:`CommandError` otherwise."""
+    text = " ".join(line.split())
+    text = text.removeprefix(":").strip()
+    if not text:
+        raise CommandError(f"Type a command: {HELP}")
+    word, _, argument = text.partition(" ")
+    verb = _VERBS.get(word.lower())
+    if verb is None:
+        raise CommandError(f"Unknown command “{_shorten(word)}”. Commands: {HELP}")
+    if verb == "quit":
+        if argument:
+            raise CommandError(":q takes nothing after it.")
+        return Command("quit")
+    if not argument:
+        example = "42" if verb == "cr" else "a title"
+        raise CommandError(f":{verb} needs {'a number' if verb == 'cr' else 'a title'}, e.g. :{verb} {example}")
+    if verb == "cr":
+        found = _NUMBER.fullmatch(argument)
+        if found is None or int(found.group(1)) == 0:
+            raise CommandError(f"“{_shorten(argument)}” is not a change request number: try :cr 42")
+        return Command("cr", str(int(found.group(1))))
+    return Command(verb, argument)
+
+
+def _shorten(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# -- fuzzy matching ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """Something loaded that a title can match: its ``kind`` and ``key`` (as remembered) and its title."""
+
+    kind: str
+    key: str
+    title: str
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def score(query: str, title: str) -> float:
+    """How well ``query`` names ``title``, 0 (not at all) to 1 (exactly), case and spacing ignored.
+
+    Exact 1.0 · prefix 0.9 · every query word starts a title word 0.8 · substring 0.7 · the query's letters in
+    order (a subsequence) 0.1-0.5, the tighter the better."""
+    q, t = _fold(query), _fold(title)
+    if not q or not t:
+        return 0.0
+    if q == t:
+        return 1.0
+    if t.startswith(q):
+        return 0.9
+    title_words = t.split()
+    if all(any(w.startswith(part) for w in title_words) for part in q.split()):
+        return 0.8
+    if q in t:
+        return 0.7
+    compact = q.replace(" ", "")
+    position, first, last = 0, -1, -1
+    for char in compact:
+        found = t.find(char, position)
+        if found < 0:
+            return 0.0
+        first = found if first < 0 else first
+        last, position = found, found + 1
+    spread = last - first + 1
+    return 0.1 + 0.4 * len(compact) / spread
+
+
+def matches(query: str, candidates: Iterable[Candidate], *, kind: str | None = None) -> list[Candidate]:
+    """The candidates (of ``kind``, if given) that ``query`` matches, best first, then by title."""
+    scored = [(score(query, c.title), c) for c in candidates if kind is None or c.kind == kind]
+    ranked = sorted((pair for pair in scored if pair[0] > 0), key=lambda pair: (-pair[0], _fold(pair[1].title)))
+    return [c for _, c in ranked]
+
+
+def best(query: str, candidates: Sequence[Candidate], *, kind: str | None = None) -> Candidate | None:
+    """The one candidate ``query`` names: an exact title, else the best match when it clearly leads."""
+    ranked = matches(query, candidates, kind=kind)
+    if not ranked:
+        return None
+    if len(ranked) == 1 or score(query, ranked[0].title) > score(query, ranked[1].title):
+        return ranked[0]
+    return None
+
+
+_LEADING_NUMBER = re.compile(r"\s*#(\d+)\b")
+_TRAILING_NUMBER = re.compile(r"[/:#](\d+)$")
+
+
+def change_request_number(candidate: Candidate) -> int | None:
+    """The number of a remembered change request: from a title such as ``#42 Fix typos`` or a key ending
+    in ``/42`` (``<space id>/42``), or a key that is the number itself."""
+    found = _LEADING_NUMBER.match(candidate.title)
+    if found:
+        return int(found.group(1))
+    if candidate.key.isdigit():
+        return int(candidate.key)
+    found = _TRAILING_NUMBER.search(candidate.key)
+    return int(found.group(1)) if found else None
