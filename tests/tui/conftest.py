@@ -1,8 +1,8 @@
 """What Pilot tests of the screens share: services over the seeded sandbox, and an app that opens on a screen.
 
-    async def test_x(services, open_app):
-        async with open_app(lambda: SpaceScreen(services, space_id)) as (app, pilot):
-            await pilot.press("j", "enter")
+async def test_x(services, open_app):
+    async with open_app(lambda: SpaceScreen(services, space_id)) as (app, pilot):
+        await pilot.press("j", "enter")
 """
 
 from __future__ import annotations
@@ -35,8 +35,9 @@ async def settle(pilot: Pilot[None]) -> None:
 @pytest.fixture
 def open_app(services: Services) -> Callable[..., Any]:
     @asynccontextmanager
-    async def run(start: Callable[[], Screen[Any]] | None = None, size: tuple[int, int] = (80, 24),
-                  **kwargs: Any) -> AsyncIterator[tuple[FolioApp, Pilot[None]]]:
+    async def run(
+        start: Callable[[], Screen[Any]] | None = None, size: tuple[int, int] = (80, 24), **kwargs: Any
+    ) -> AsyncIterator[tuple[FolioApp, Pilot[None]]]:
         app = FolioApp(services, start=start, **kwargs)
         app.animation_level = "none"
         async with app.run_test(size=size) as pilot:

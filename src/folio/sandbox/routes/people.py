@@ -415,7 +415,7 @@ async def delete_team_member(request: Request) -> Response:
 
 # --- a member's spaces --------------------------------------------------------------------------------------
 
-_RANK = {role: n for n, role in enumerate(reversed(ROLES))}
+_RANK: dict[str, int] = {role: n for n, role in enumerate(reversed(ROLES))}
 
 
 def _space_permissions(role: str) -> dict[str, bool]:

@@ -38,13 +38,20 @@ class Item:
 class FolioScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="screen.back", tooltip="Back to the screen before"),
-        Binding("minus", "app.previous_screen", "Previous", show=False, id="screen.previous",
-                tooltip="Return to where you were before the last jump"),
+        Binding(
+            "minus",
+            "app.previous_screen",
+            "Previous",
+            show=False,
+            id="screen.previous",
+            tooltip="Return to where you were before the last jump",
+        ),
         Binding("r", "refresh", "Refresh", id="screen.refresh", tooltip="Load this screen again"),
         Binding("o", "show_url", "URL", id="screen.url", tooltip="Show and copy the web URL of the selection"),
         Binding("y", "copy_id", "Copy id", show=False, id="screen.copy-id", tooltip="Copy the id of the selection"),
-        Binding("Y", "copy_url", "Copy URL", show=False, id="screen.copy-url",
-                tooltip="Copy the web URL of the selection"),
+        Binding(
+            "Y", "copy_url", "Copy URL", show=False, id="screen.copy-url", tooltip="Copy the web URL of the selection"
+        ),
     ]
 
     crumb: str = ""

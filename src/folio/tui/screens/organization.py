@@ -23,8 +23,8 @@ from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.change_request_inbox import ChangeRequestInbox
 from folio.tui.widgets.collections_tree import CollectionsTree, visibility_words
-from folio.tui.widgets.sites_panel import SitesPanel
 from folio.tui.widgets.resource_list import Column, ResourceBrowser, ResourceList, Row
+from folio.tui.widgets.sites_panel import SitesPanel
 
 if TYPE_CHECKING:
     from folio.models.organization import Organization
