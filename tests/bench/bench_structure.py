@@ -7,7 +7,9 @@ mounts the editor headless, and moves nodes by key: one-step moves (``J``/``K``)
 one-step moves sent to the in-process sandbox as you make them, and moves of a picked-up node (``space`` then
 ``down``/``up``). For each key it takes the time from the key event reaching the app to the next frame the
 screen hands to the terminal (rendered to terminal codes, as a real terminal would get them), and prints and
-writes the median and p95 per kind (default output: ``.cache/bench/structure.json``). The target: under 50 ms.
+writes the median and p95 per kind (default output: ``.cache/bench/structure.json``). The target: a moved node
+redrawn in under 50 ms (p95); plain cursor moves are measured too, to compare with. Other processes on the
+machine show in the p95: run it on a quiet machine.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from folio.tui.widgets.structure_editor import StructureEditor
 
 DEFAULT_OUT = Path(".cache/bench/structure.json")
 TARGET_MS = 50.0
+MOVES = ("collected step", "sent step", "grabbed")
+"""The kinds the target is about; ``cursor`` (no move) is there to compare with."""
 
 
 class Host(FolioScreen):
@@ -171,10 +175,10 @@ def main(argv: list[str] | None = None) -> int:
         if kind.startswith("_"):
             continue
         print(f"  {kind:<15} median {stats['median_ms']:>6} ms   p95 {stats['p95_ms']:>6} ms   (n={stats['n']})")
-        if kind != "sent step":
+        if kind in MOVES:
             worst = max(worst, stats["p95_ms"] or 0.0)
     verdict = "within" if worst < TARGET_MS else "OVER"
-    print(f"p95 of redraws {verdict} the {TARGET_MS:.0f} ms target; written to {args.out}")
+    print(f"p95 of a moved node's redraw: {worst} ms, {verdict} the {TARGET_MS:.0f} ms target; written to {args.out}")
     return 0 if worst < TARGET_MS else 1
 
 
