@@ -79,9 +79,10 @@ def test_comments_panel(snap_compare: Any, app: Any, state: SandboxState, size: 
     assert snap_compare(_app(app, lambda s: Host(s, sid)), press=["f", "f"], terminal_size=size, run_before=_loaded)
 
 
-def test_comment_thread(snap_compare: Any, app: Any, state: SandboxState) -> None:
+@pytest.mark.parametrize("size", SIZES)
+def test_comment_thread(snap_compare: Any, app: Any, state: SandboxState, size: tuple[int, int]) -> None:
     sid = _space(state, "Release Notes")
     comment = next(c for c in state.comments.values() if c["space"] == sid and c["body"].startswith("The first"))
     trail = ("Northwind Labs", "Release Notes")
     start = lambda s: ThreadScreen(s, sid, comment["id"], trail=trail)  # noqa: E731
-    assert snap_compare(_app(app, start), terminal_size=(80, 24), run_before=_loaded)
+    assert snap_compare(_app(app, start), terminal_size=size, run_before=_loaded)
