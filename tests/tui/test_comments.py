@@ -175,6 +175,27 @@ async def test_new_comment_on_a_picked_page(services: Services, state: SandboxSt
         assert app.screen.counted[-1] == (4, 1)
 
 
+async def test_new_comment_on_the_block_under_the_cursor(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    sid = space_of(state)
+    async with open_app(host(services, state), size=SIZE) as (app, pilot):
+        panel = app.screen.panel
+        typo = next(c for c in state.comments.values() if c["space"] == sid and c["body"].startswith("Typo"))
+        await pilot.press("f")  # the block comment is resolved
+        await move_to(app, panel, typo["id"])
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(app.screen, TextEntryModal)  # no page to pick: the block is the one under the cursor
+        await type_text(pilot, "Same typo in the next paragraph")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        new = [c for c in state.comments.values() if c["body"] == "Same typo in the next paragraph"]
+        assert len(new) == 1
+        assert new[0]["target"]["node"] == typo["target"]["node"]
+        assert new[0]["target"]["page"] == typo["target"]["page"]
+
+
 async def test_new_comment_on_the_whole_change_request(services: Services, state: SandboxState, open_app: Any) -> None:
     sid = space_of(state, "Getting Started")
     cr = next(c for c in state.change_requests.values() if c["space"] == sid and c["number"] == 1)

@@ -48,6 +48,17 @@ WHOLE = ""
 """The page id of the picker's first row: the whole space or change request."""
 
 
+def block_under(row: Row | None) -> str | None:
+    """The block (node id) the highlighted row stands for: a block's header row, or a comment on a block."""
+    if row is None:
+        return None
+    if row.key.startswith("block:"):
+        return row.key.removeprefix("block:")
+    if isinstance(row.data, Comment) and row.data.target.node is not None:
+        return row.data.target.node.id
+    return None
+
+
 class PagePickerModal(ModalScreen[PageChoice | None]):
     """Pick the page a new comment goes on (or the whole space / change request); ``/`` filters."""
 
@@ -341,15 +352,25 @@ class CommentsPanel(Widget):
         current = row.data.page_id if row is not None and isinstance(row.data, Comment) else None
         if row is not None and isinstance(row.data, str):
             current = row.data or None
-        whole = "The whole change request" if self.change_request is not None else "The whole space"
-        page = await self.app.push_screen_wait(PagePickerModal(listing.pages, whole=whole, current=current))
-        if page is None:
-            return
-        target = None if page.id == WHOLE else page.id
-        title = safe(page.title, limit=80).plain
+        # On a block (its header row, or a comment on it) the new comment goes on that block; elsewhere the
+        # user picks the page.
+        node = block_under(row)
+        if node is not None and current is not None:
+            target: str | None = current
+            title = f"this block of {safe(listing.page_title(current), limit=60).plain}"
+        else:
+            node = None
+            whole = "The whole change request" if self.change_request is not None else "The whole space"
+            page = await self.app.push_screen_wait(PagePickerModal(listing.pages, whole=whole, current=current))
+            if page is None:
+                return
+            target = None if page.id == WHOLE else page.id
+            title = safe(page.title, limit=80).plain
 
         async def send(text: str) -> None:
-            await self.services.comments.create(self.space_id, text, change_request=self.change_request, page=target)
+            await self.services.comments.create(
+                self.space_id, text, change_request=self.change_request, page=target, node=node
+            )
 
         sent = await self.app.push_screen_wait(TextEntryModal(f"New comment on {title}", send, send_label="Post"))
         if sent is None:
