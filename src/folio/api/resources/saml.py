@@ -7,6 +7,7 @@ logins = await client.saml.logins(org_id)
 from __future__ import annotations
 
 import builtins
+from typing import Any
 
 from folio.api import limits
 from folio.api.errors import InvalidRequest
@@ -63,15 +64,7 @@ class SamlResource(Resource):
         default_role: Role | None = UNSET,
     ) -> SamlProvider:
         """Add a SAML provider; it is ``pending`` until its entity id, certificate and SSO URL are all set."""
-        _check(label, entity_id, certificate, sso_url, default_role)
-        payload = body(
-            label=label,
-            entityID=entity_id,
-            certificate=certificate,
-            ssoURL=sso_url,
-            defaultTeam=default_team,
-            defaultRole=default_role,
-        )
+        payload = _payload(label, entity_id, certificate, sso_url, default_team, default_role)
         return await self._send(SamlProvider, "POST", path("/orgs/{}/saml", organization_id), payload)
 
     async def get(self, organization_id: str, provider_id: str) -> SamlProvider:
@@ -89,15 +82,7 @@ class SamlResource(Resource):
         default_team: str = UNSET,
         default_role: Role | None = UNSET,
     ) -> SamlProvider:
-        _check(label, entity_id, certificate, sso_url, default_role)
-        payload = body(
-            label=label,
-            entityID=entity_id,
-            certificate=certificate,
-            ssoURL=sso_url,
-            defaultTeam=default_team,
-            defaultRole=default_role,
-        )
+        payload = _payload(label, entity_id, certificate, sso_url, default_team, default_role)
         return await self._send(
             SamlProvider,
             "PATCH",
@@ -114,3 +99,18 @@ class SamlResource(Resource):
         """The SSO logins the organization offers (not paged)."""
         answer: SsoLogins = await self._get(SsoLogins, path("/orgs/{}/sso", organization_id))
         return answer.items
+
+
+def _payload(
+    label: str, entity_id: str, certificate: str, sso_url: str, default_team: str, default_role: Role | None
+) -> dict[str, Any]:
+    """The create/update body (fields left UNSET are not sent), checked against the spec first."""
+    _check(label, entity_id, certificate, sso_url, default_role)
+    return body(
+        label=label,
+        entityID=entity_id,
+        certificate=certificate,
+        ssoURL=sso_url,
+        defaultTeam=default_team,
+        defaultRole=default_role,
+    )
