@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
-from time import perf_counter
 from typing import Any
 
 import pytest
@@ -102,21 +101,22 @@ async def test_a_key_is_handled_while_a_load_is_in_flight(
     start = opener(name, flaky, state)
     if start is None:
         pytest.skip(f"no {name} screen in this build")
-    faults.latency = 2.0  # every answer takes 2 s: the key must be handled long before
+    faults.latency = 3600.0  # no answer comes back during the test: the key must not wait for one
     app = app_for(flaky, start)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         assert busy(app), "the screen should be loading"
         # The key goes in as a terminal sends it (pilot.press would also wait for the screen to go quiet).
-        sent = perf_counter()
         assert app._driver is not None
         app._driver.send_message(events.Key("question_mark", "?"))
-        while not isinstance(app.screen, HelpModal) and perf_counter() - sent < 1.5:
+        # Ordering, not timing: the help must open while the loads are still waiting for their answers. The bound
+        # only stops a broken build from hanging the suite.
+        for _ in range(3000):
+            if isinstance(app.screen, HelpModal):
+                break
             await asyncio.sleep(0.01)
-        took = perf_counter() - sent
         assert isinstance(app.screen, HelpModal), "? was not handled while the screen was loading"
-        # No answer comes back within 2 s of the load starting: handled in under 1 s, the key did not wait.
-        assert took < 1.0, f"? took {took:.2f} s: it waited for the load"
+        assert busy(app), "the loads ended before the key was handled"
         await pilot.press("escape")
         assert app.is_running and app._exception is None  # leaving cancels the loads still in flight
 

@@ -46,6 +46,8 @@ PAYLOADS = [
     "[link=https://evil]l[/link] $var {x}",
 ]
 HUGE = f"{LEAD} " + "W" * 200_000
+HUGE_SHOWN = 20_000
+"""No widget may render more of a text than this: the 200 KB title must have been cut before it is laid out."""
 FORBIDDEN_IN_FRAME = ("\x1b]", "\x07", "\x9b", "\x1b[2J", "\u202e", "\x1bP", "\x1b_")
 
 
@@ -331,7 +333,7 @@ async def test_hostile_data_is_shown_as_text_everywhere(open_app: Any, services:
     target = targets_of(state)
     poison(state, target)
     visited: list[str] = []
-    slow: dict[str, float] = {}
+    uncut: dict[str, int] = {}
     timings: dict[str, float] = {}
     async with open_app(size=(100, 30)) as (app, pilot):
 
@@ -348,10 +350,10 @@ async def test_hostile_data_is_shown_as_text_everywhere(open_app: Any, services:
                 assert bad not in written, f"{step}: {bad!r} would reach the terminal"
             for widget, rendered in rendered_texts(screen):
                 assert "\x1b" not in rendered and "\x9b" not in rendered, f"{step}: {widget!r}"
-            seconds = render_seconds(screen)
-            timings[step] = seconds
-            if seconds > 0.25:
-                slow[step] = seconds
+            longest = max((len(rendered) for _, rendered in rendered_texts(screen)), default=0)
+            if longest > HUGE_SHOWN:
+                uncut[step] = longest
+            timings[step] = render_seconds(screen)
 
         walked = await walk(pilot, services, state, visit)
         # The shell shows loaded titles too: the palette's go-to, the command line's answers, the keys overlay.
@@ -370,4 +372,6 @@ async def test_hostile_data_is_shown_as_text_everywhere(open_app: Any, services:
     # shown with -s: which screens this run covered, and how long each took to render
     print("walked:", walked, "render seconds:", {k: round(v, 3) for k, v in timings.items()})
     assert walked.get("organization") in ("keys", "pushed")
-    assert slow == {}, f"screens slower than 0.25 s to render: {slow}"
+    # What keeps every screen quick with a 200 KB title is that no widget carries it whole (timings are printed,
+    # never asserted: a busy CI machine would make that a coin toss).
+    assert uncut == {}, f"widgets rendering a text longer than {HUGE_SHOWN} characters: {uncut}"
