@@ -84,7 +84,7 @@ def test_length_is_capped_with_an_ellipsis() -> None:
 def test_a_megabyte_is_cut_quickly() -> None:
     started = time.perf_counter()
     text = safe("\x1b[31m" + "A" * 1_000_000 + "\x1b]52;c;x\x07").plain
-    assert time.perf_counter() - started < 0.5
+    assert time.perf_counter() - started < 3  # linear: a quadratic cut would take minutes
     assert len(text) == 2000
     assert text.endswith(ELLIPSIS)
     assert set(text[:-1]) == {"A"}

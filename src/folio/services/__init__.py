@@ -18,13 +18,14 @@ if TYPE_CHECKING:
     from folio.services.review import ReviewService
     from folio.services.sites import SiteService
     from folio.services.space import SpaceService
+    from folio.services.structure import StructureService
 
 __all__ = ["BrowseService", "Services"]
 
 
 class Services:
     """Every service of the product over one client: ``services.browse``, ``.space``, ``.review``, ``.comments``,
-    ``.sites``; ``await services.me()`` is the signed-in user (asked once)."""
+    ``.sites``, ``.structure``; ``await services.me()`` is the signed-in user (asked once)."""
 
     def __init__(self, client: GitBookClient, *, where: str | None = None) -> None:
         self.client = client
@@ -64,6 +65,13 @@ class Services:
         from folio.services.sites import SiteService
 
         return SiteService(self.client, self)
+
+    @cached_property
+    def structure(self) -> StructureService:
+        """One structure service for the app, so what it learned a service does not offer is learned once."""
+        from folio.services.structure import StructureService
+
+        return StructureService(self.client)
 
     async def aclose(self) -> None:
         await self.client.aclose()

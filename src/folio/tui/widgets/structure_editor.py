@@ -45,7 +45,6 @@ from folio.services.structure import (
     Layout,
     Move,
     Spot,
-    StructureService,
     StructureTree,
     build_plan,
     describe_move,
@@ -218,7 +217,7 @@ class StructureEditor(Vertical):
     def __init__(self, services: Services, org_id: str, site_id: str, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.services = services
-        self.service = StructureService(services.client)
+        self.service = services.structure
         self.org_id, self.site_id = org_id, site_id
         self.structure: StructureTree | None = None
         self.confirmed = Layout()
