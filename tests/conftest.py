@@ -53,6 +53,22 @@ class RecordingTransport(httpx.AsyncBaseTransport):
         return httpx.Response(response.status_code, headers=response.headers, content=content, request=request)
 
 
+class Link(httpx.AsyncBaseTransport):
+    """A network link to a transport that can be cut: while ``down`` every request fails to connect, as when the
+    SSH host loses its network (the sandbox behind it keeps its state)."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.down = False
+        self.sent: list[tuple[str, str]] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if self.down:
+            raise httpx.ConnectError("network is unreachable", request=request)
+        self.sent.append((request.method, request.url.path.removeprefix("/v1")))
+        return await self.inner.handle_async_request(request)
+
+
 def _json_or_none(raw: bytes) -> object:
     if not raw:
         return None

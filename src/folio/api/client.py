@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
@@ -24,6 +24,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from folio import __version__
 from folio.api import errors
+from folio.api.caching import ResponseStore, cache_key, is_cached_only, record_stored
 from folio.api.pagination import summarize_validation
 from folio.api.retry import NOT_SENT, RETRYABLE_STATUS_FOR_READS, RetryPolicy, parse_wait
 from folio.api.token import Token
@@ -112,6 +113,12 @@ class GitBookClient:
         self.retry = retry or RetryPolicy()
         self._limiter = asyncio.Semaphore(max_parallel)
         self._not_offered: set[str] = set()
+        self.store: ResponseStore | None = None
+        """The local response cache (set by the services layer); None: every read goes to the service."""
+        self.offline_reason: str | None = None
+        """Why reads come from the cache only: ``"asked"`` (``--offline``), ``"network"`` (the service could not
+        be reached and a cached answer was used), or None (online)."""
+        self.on_offline_change: Callable[[str | None], None] | None = None
         self._http = httpx.AsyncClient(
             base_url=base_url + "/v1",
             transport=transport,
@@ -166,6 +173,72 @@ class GitBookClient:
             raise errors.NotOffered(method=method, path=path, status=404)
         if params:
             params = {k: _query_value(v) for k, v in params.items() if v is not None}
+        key = cache_key(path, params) if method == "GET" else None
+        if is_cached_only() or self.offline_reason:
+            if key is None:
+                raise errors.Offline(method=method, path=path)
+            cached = self._cached_response(key, method, path)
+            if cached is not None:
+                return cached
+            if self.offline_reason:
+                raise errors.Offline("Folio is offline and this was not seen before.", method=method, path=path)
+            raise errors.NotCached(method=method, path=path)
+        try:
+            response = await self._request_live(method, path, params, json, idempotent, optional, probe)
+        except errors.TransportError:
+            cached = self._cached_response(key, method, path) if key is not None else None
+            if cached is None:
+                raise
+            self.set_offline("network")
+            return cached
+        if self.store is not None:
+            if key is not None:
+                if response.status_code == 200 and response.content:
+                    self.store.put(key, response.content)
+            else:
+                self.store.invalidate(path)
+        return response
+
+    def set_offline(self, reason: str | None) -> None:
+        """Go offline (``"asked"``, ``"network"``) or back online (None), telling ``on_offline_change``."""
+        if reason == self.offline_reason:
+            return
+        self.offline_reason = reason
+        log.info("offline: %s", reason or "no (back online)")
+        if self.on_offline_change is not None:
+            self.on_offline_change(reason)
+
+    async def probe_online(self) -> bool:
+        """Ask the service for the signed-in user, past the offline switch: True (and online again) when it
+        answers at all, even with an error status."""
+        try:
+            await self._send_once("GET", "/user", params=None, json=None)
+        except errors.TransportError:
+            return False
+        if self.offline_reason == "network":
+            self.set_offline(None)
+        return True
+
+    def _cached_response(self, key: str | None, method: str, path: str) -> httpx.Response | None:
+        if key is None or self.store is None:
+            return None
+        hit = self.store.get(key)
+        if hit is None:
+            return None
+        record_stored(hit.stored_at)
+        request = httpx.Request(method, f"{self.base_url}/v1{path}")
+        return httpx.Response(200, content=hit.body, headers={"content-type": "application/json"}, request=request)
+
+    async def _request_live(
+        self,
+        method: str,
+        path: str,
+        params: dict[str, Any] | None,
+        json: Any,
+        idempotent: bool,
+        optional: str | None,
+        probe: str | None,
+    ) -> httpx.Response:
         attempt = 0
         while True:
             attempt += 1

@@ -4,6 +4,8 @@
     ├── InvalidRequest            caught before sending: a limit or pattern of the spec (field, problem, limit)
     ├── TransportError            the request did not complete: connection refused, reset, dropped
     │   └── RequestTimeout        connect, read or overall timeout
+    ├── NotCached                 a cache-only read (first paint) of something never seen
+    ├── Offline                   offline: not seen before, or a write that cannot be sent now
     ├── ResponseError             the service answered something we cannot use: malformed JSON, wrong shape
     └── StatusError               the service answered with an error status and (usually) its own message
         ├── BadRequest            400
@@ -29,8 +31,10 @@ __all__ = [
     "Conflict",
     "Forbidden",
     "InvalidRequest",
+    "NotCached",
     "NotFound",
     "NotOffered",
+    "Offline",
     "PreconditionFailed",
     "RateLimited",
     "RequestTimeout",
@@ -95,6 +99,18 @@ class TransportError(ApiError):
 
 class RequestTimeout(TransportError):
     default_message = "The service did not answer in time."
+
+
+class NotCached(ApiError):
+    """A read asked of the cache only (a first paint, or offline) that was never seen before."""
+
+    default_message = "Not in the local cache."
+
+
+class Offline(ApiError):
+    """Folio is offline (``--offline``, or the network is down): reads come from the cache, writes wait."""
+
+    default_message = "Folio is offline: this was not seen before, and changes cannot be sent now."
 
 
 class ResponseError(ApiError):
