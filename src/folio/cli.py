@@ -1,6 +1,7 @@
 """The command line, and the one place things are wired: arguments -> settings -> client -> services -> app.
 
-    folio [--demo] [--profile NAME] [--base-url URL] [--token TOKEN] [--debug]    open the TUI
+    folio [--demo] [--offline] [--profile NAME] [--base-url URL] [--token TOKEN] [--debug]    open the TUI
+    folio cache info | clear
     folio auth login|status|logout [--profile NAME] [--base-url URL]              manage the saved token
     folio sandbox serve [--host H] [--port P] [--scale N] [--faults SPEC] [--seed S]  serve the sandbox
 
@@ -78,6 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"folio {__version__}")
     parser.add_argument("--demo", action="store_true", help="open on the built-in sandbox's demo data (no account)")
+    parser.add_argument(
+        "--offline",
+        action="store_true",
+        help="browse what was seen before, read-only, without the network (comments are queued)",
+    )
+    parser.add_argument("--no-cache", action="store_true", help="keep nothing on this machine for this run")
     parser.add_argument("--token", metavar="TOKEN", help=f"the API token for this run (prefer ${TOKEN_ENV})")
     _common(parser, top=True)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -90,6 +97,10 @@ def build_parser() -> argparse.ArgumentParser:
     for sub in (login, status, logout):
         _common(sub, top=False)
 
+    cache = commands.add_parser("cache", help="the local cache: what it holds, and clearing it")
+    cache_commands = cache.add_subparsers(dest="cache_command", metavar="COMMAND", required=True)
+    cache_commands.add_parser("info", help="where the cache is, how big, how old; drafts and outbox waiting")
+    cache_commands.add_parser("clear", help="delete the cached answers of every account (drafts and outbox stay)")
     sandbox = commands.add_parser("sandbox", help="the built-in emulator of the API")
     sandbox_commands = sandbox.add_subparsers(dest="sandbox_command", metavar="ACTION", required=True)
     serve = sandbox_commands.add_parser("serve", help="serve the sandbox over HTTP (uvicorn)")
@@ -119,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
             return _auth(args, log)
         if args.command == "sandbox":
             return _serve(args)
+        if args.command == "cache":
+            return _cache(args)
         return _run_tui(args, log)
     except SettingsError as exc:
         print(f"folio: {exc}", file=sys.stderr)
@@ -215,16 +228,54 @@ def _run_tui(args: argparse.Namespace, log: DebugLog | None) -> int:
     from folio.services import Services
     from folio.tui.app import FolioApp
 
-    app = FolioApp(Services(client, where=where), keymap=settings.keymap, organization=organization)
+    local = None
+    if not args.no_cache:
+        from folio.services.local import Local
+
+        folders = paths()
+        local = Local(client, cache_dir=folders.cache_dir, state_dir=folders.state_dir)
+        local.open_known()
+    if args.offline:
+        if local is None or local.account is None:
+            return _fail(
+                "--offline needs what an earlier online run of this account kept, and there is none.", EXIT_USAGE
+            )
+        client.set_offline("asked")
+    services = Services(client, where=where, local=local)
+    app = FolioApp(
+        services,
+        keymap=settings.keymap,
+        organization=organization,
+        refresh=settings.refresh,
+        restore=organization is None,
+    )
 
     async def run() -> None:
         try:
             await app.run_async()
         finally:
             await client.aclose()
+            if local is not None:
+                local.close()
 
     asyncio.run(run())
     return app.return_code or EXIT_OK
+
+
+# -- folio cache ---------------------------------------------------------------------------------
+
+
+def _cache(args: argparse.Namespace) -> int:
+    from folio.cache import clear_all, describe
+
+    folders = paths()
+    if args.cache_command == "clear":
+        removed = clear_all(folders.cache_dir)
+        print(f"Removed {removed} cache file{'s' if removed != 1 else ''} from {folders.cache_dir}.")
+        print("Drafts and the outbox are kept (they are in " + str(folders.state_dir) + ").")
+        return EXIT_OK
+    print(describe(folders.cache_dir, folders.state_dir))
+    return EXIT_OK
 
 
 # -- folio auth ----------------------------------------------------------------------------------

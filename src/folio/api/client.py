@@ -54,6 +54,8 @@ __all__ = ["DEFAULT_BASE_URL", "GitBookClient", "Timeouts"]
 log = logging.getLogger("folio.api")
 
 DEFAULT_BASE_URL = "https://api.gitbook.com"
+LOW_RATE_LIMIT = 10
+"""Requests left under which refreshing by itself stops until the rate limit resets (asked reads still go)."""
 M = TypeVar("M")
 
 
@@ -119,6 +121,9 @@ class GitBookClient:
         """Why reads come from the cache only: ``"asked"`` (``--offline``), ``"network"`` (the service could not
         be reached and a cached answer was used), or None (online)."""
         self.on_offline_change: Callable[[str | None], None] | None = None
+        self.quiet_until = 0.0
+        """Until when (``time.time()``) refreshing by itself must wait: the service said its rate limit is spent
+        (a 429, or ``X-RateLimit-Remaining`` near 0 with a reset time)."""
         self._http = httpx.AsyncClient(
             base_url=base_url + "/v1",
             transport=transport,
@@ -219,6 +224,22 @@ class GitBookClient:
             self.set_offline(None)
         return True
 
+    def may_refresh(self) -> bool:
+        """Whether a refresh nobody asked for may go out now (online, and the rate limit not spent)."""
+        return self.offline_reason is None and time.time() >= self.quiet_until
+
+    def _note_rate_limit(self, response: httpx.Response) -> None:
+        remaining = response.headers.get("x-ratelimit-remaining")
+        if remaining is None:
+            return
+        try:
+            left = float(remaining)
+        except ValueError:
+            return
+        if left <= LOW_RATE_LIMIT:
+            wait = parse_wait(httpx.Headers({"x-ratelimit-reset": response.headers.get("x-ratelimit-reset", "")}))
+            self.quiet_until = max(self.quiet_until, time.time() + (wait if wait is not None else 60.0))
+
     def _cached_response(self, key: str | None, method: str, path: str) -> httpx.Response | None:
         if key is None or self.store is None:
             return None
@@ -251,10 +272,12 @@ class GitBookClient:
                 await self.retry.sleep(self.retry.backoff(attempt))
                 continue
             if response.is_success:
+                self._note_rate_limit(response)
                 return response
             error = self._error_for(response, method, path)
             if isinstance(error, errors.RateLimited):
                 wait = error.retry_after if error.retry_after is not None else self.retry.backoff(attempt)
+                self.quiet_until = max(self.quiet_until, time.time() + wait)
                 if attempt >= self.retry.attempts or wait > self.retry.max_rate_limit_wait:
                     raise error
                 log.info("rate limited on %s %s: waiting %.1fs", method, path, wait)

@@ -31,7 +31,7 @@ from typing import Any
 
 from folio.config.paths import paths
 
-__all__ = ["DEFAULT_PROFILE", "TOKEN_ENV", "Profile", "Resolved", "Settings", "SettingsError"]
+__all__ = ["DEFAULT_PROFILE", "TOKEN_ENV", "Profile", "RefreshSettings", "Resolved", "Settings", "SettingsError"]
 
 TOKEN_ENV = "GITBOOK_TOKEN"
 DEFAULT_PROFILE = "default"
@@ -75,6 +75,15 @@ class Resolved:
     problem: str | None = None
 
 
+@dataclass(frozen=True)
+class RefreshSettings:
+    """``[refresh]``: how often the screen in view reloads by itself (``interval`` seconds, 0 = never; default
+    300), and whether the screens under it reload too (``background``, off by default)."""
+
+    interval: float = 300.0
+    background: bool = False
+
+
 @dataclass
 class Settings:
     """The contents of ``config.toml``; ``Settings.load()`` reads it (a missing file is empty settings)."""
@@ -86,6 +95,7 @@ class Settings:
     exists: bool = False
     loose_mode: bool = False
     """The file can be read by other users of this machine (and may hold a token)."""
+    refresh: RefreshSettings = field(default_factory=lambda: RefreshSettings())
     extra: dict[str, Any] = field(default_factory=dict, repr=False)
 
     # -- reading ----------------------------------------------------------------------------------
@@ -138,6 +148,18 @@ class Settings:
             if not isinstance(keys, str) or not keys.strip():
                 raise SettingsError(f'{where}: keymap.{binding_id} must be keys such as "r,f5"')
             self.keymap[str(binding_id)] = keys.strip()
+        refresh = data.pop("refresh", {})
+        if not isinstance(refresh, dict):
+            raise SettingsError(f"{where}: [refresh] must be a table (interval = 300, background = false)")
+        interval = refresh.get("interval", RefreshSettings.interval)
+        if isinstance(interval, bool) or not isinstance(interval, int | float) or not 0 <= interval <= 86400:
+            raise SettingsError(f"{where}: refresh.interval must be seconds between 0 (never) and 86400")
+        background = refresh.get("background", False)
+        if not isinstance(background, bool):
+            raise SettingsError(f"{where}: refresh.background must be true or false")
+        if interval and interval < 30:
+            raise SettingsError(f"{where}: refresh.interval must be 0 (never) or at least 30 seconds")
+        self.refresh = RefreshSettings(float(interval), background)
         self.extra = data
 
     # -- profiles ---------------------------------------------------------------------------------
@@ -202,6 +224,8 @@ class Settings:
         data["profiles"] = {name: p.to_toml() for name, p in sorted(self.profiles.items())}
         if self.keymap:
             data["keymap"] = dict(self.keymap)
+        if self.refresh != RefreshSettings():
+            data["refresh"] = {"interval": self.refresh.interval, "background": self.refresh.background}
         return data
 
     def save(self) -> None:

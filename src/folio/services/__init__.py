@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from folio.api.client import GitBookClient
     from folio.models.common import User
     from folio.services.comments import CommentService
+    from folio.services.local import Local
     from folio.services.review import ReviewService
     from folio.services.sites import SiteService
     from folio.services.space import SpaceService
@@ -27,15 +28,20 @@ class Services:
     """Every service of the product over one client: ``services.browse``, ``.space``, ``.review``, ``.comments``,
     ``.sites``, ``.structure``; ``await services.me()`` is the signed-in user (asked once)."""
 
-    def __init__(self, client: GitBookClient, *, where: str | None = None) -> None:
+    def __init__(self, client: GitBookClient, *, where: str | None = None, local: Local | None = None) -> None:
         self.client = client
         self.where = where or client.host
         """Where the data comes from, in words for the header (``api.gitbook.com``, ``the demo sandbox``)."""
+        self.local = local
+        """The account's cache, drafts, outbox and session on this machine (None: nothing is kept)."""
         self._me: User | None = None
 
     async def me(self) -> User:
         if self._me is None:
-            self._me = await self.client.users.me()
+            me = await self.client.users.me()
+            if self.local is not None:
+                self.local.confirm(me.id, me.display_name or me.email or me.id)
+            self._me = me
         return self._me
 
     @cached_property

@@ -6,6 +6,7 @@ ways to move between screens.
     :           the command line: :org / :space / :site <title>, :cr <number>, :q
     -           return to where you were before the last jump (a go-to or a : command), and again to come back
     ?           every key of this screen, with the binding ids the config's [keymap] remaps
+    R           load every screen of the trail again (r, on a screen, loads that screen)
     q, ctrl+c   quit, without a question
 
 A jump replaces the screens above the first one with the screen jumped to; the screens it replaced are kept
@@ -14,6 +15,10 @@ alive (installed) so ``-`` puts them back as they were, scroll positions and all
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import signal
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -23,21 +28,29 @@ from textual.command import CommandPalette
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
 
-from folio.tui import styles_dir
+from folio.config.settings import RefreshSettings
+from folio.tui import session, styles_dir
 from folio.tui.commands import FolioCommands, key_entries
 from folio.tui.jump import KINDS, Candidate, CommandError, best, change_request_number, matches, parse
 from folio.tui.safe import safe
 from folio.tui.screens.organizations import OrganizationsScreen
 
 if TYPE_CHECKING:
+    from folio.cache import LocalState
     from folio.services import Services
 
 __all__ = ["CRUMB", "FolioApp"]
+
+log = logging.getLogger(__name__)
 
 CRUMB = "\u203a"
 """Joins the segments of a breadcrumb trail in a screen's ``sub_title``."""
 
 OpenScreen = Callable[[], Screen[Any]]
+SESSION_EVERY = 10.0
+"""Seconds between saves of the session (screen changes save it at once)."""
+PROBE_EVERY = 15.0
+"""Seconds between checks that the service answers again, while offline because the network was down."""
 PLURALS = {"organization": "organizations", "space": "spaces", "change-request": "change requests", "site": "sites"}
 
 
@@ -60,6 +73,14 @@ class FolioApp(App[None]):
             show=False,
             id="app.interrupt",
             tooltip="Leave Folio (in a text field ctrl+c copies instead)",
+        ),
+        Binding(
+            "R",
+            "refresh_all",
+            "Refresh all",
+            show=False,
+            id="app.refresh-all",
+            tooltip="Load again every screen of the trail, not only this one",
         ),
         Binding(
             "question_mark",
@@ -94,9 +115,15 @@ class FolioApp(App[None]):
         keymap: Mapping[str, str] | None = None,
         organization: str | None = None,
         start: Callable[[], Screen[Any]] | None = None,
+        refresh: RefreshSettings | None = None,
+        restore: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
+        self.restore = restore
+        """Reopen the screens of the last session when it did not end with a quit (the CLI sets it)."""
+        self._signals: list[int] = []
+        self.refresh_settings = refresh or RefreshSettings(interval=0)
         self.services = services
         self.organization = organization
         self.start = start
@@ -114,10 +141,71 @@ class FolioApp(App[None]):
 
     def on_mount(self) -> None:
         self.screen_change_signal.subscribe(self, lambda screen: self.call_later(self._release_kept))
+        self.screen_change_signal.subscribe(self, lambda screen: self.call_later(self.save_session))
+        self.set_interval(SESSION_EVERY, self.save_session)
+        self._install_hang_up()
+        client = self.services.client
+        client.on_offline_change = self._offline_changed
+        self._draw_offline(client.offline_reason)
+        self.run_worker(self._who_am_i(), group="who-am-i", exit_on_error=False)
+        self.set_interval(PROBE_EVERY, self._probe_online)
+        if self.refresh_settings.interval:
+            self.set_interval(self.refresh_settings.interval, self._refresh_by_itself)
         if self.start is not None:
             self.push_screen(self.start())
         else:
             self.push_screen(OrganizationsScreen(self.services.browse, initial=self.organization))
+            if self.restore:
+                self._restore_session()
+
+    # -- offline, and refreshing by itself ------------------------------------------------------------------
+
+    def _offline_changed(self, reason: str | None) -> None:
+        self._draw_offline(reason)
+        if reason == "network":
+            self.notify(
+                "The service cannot be reached: showing what was seen before, read-only. "
+                f"Folio tries again every {PROBE_EVERY:.0f} s.",
+                title="Offline",
+                severity="warning",
+                timeout=8,
+            )
+        elif reason is None:
+            self.notify("The service answers again: back online.", title="Online", timeout=4)
+
+    def _draw_offline(self, reason: str | None) -> None:
+        self.title = "Folio" if reason is None else "Folio [offline: read-only]"
+
+    async def _who_am_i(self) -> None:
+        """Ask who is signed in early: it confirms which account's cache and drafts this is."""
+        from folio.api.errors import ApiError
+
+        # The screens say what is wrong with the service; the local data waits for a good answer.
+        with contextlib.suppress(ApiError):
+            await self.services.me()
+
+    async def _probe_online(self) -> None:
+        if self.services.client.offline_reason == "network":
+            await self.services.client.probe_online()
+
+    def _refresh_by_itself(self) -> None:
+        """The interval of ``[refresh]`` came round: reload the screen in view (and, with ``background``, the
+        ones under it), unless a dialog is open, Folio is offline, or the service's rate limit is spent."""
+        if self._in_dialog() or not self.services.client.may_refresh():
+            return
+        screens = self.trail_screens if self.refresh_settings.background else [self.screen]
+        for screen in screens:
+            refresh = getattr(screen, "action_refresh", None)
+            if callable(refresh):
+                refresh()
+
+    def action_refresh_all(self) -> None:
+        """``R``: load again every screen of the trail (the one in view and those ``esc`` goes back to)."""
+        for screen in self.trail_screens:
+            refresh = getattr(screen, "action_refresh", None)
+            if callable(refresh):
+                refresh()
+        self.notify("Loading every screen of the trail again.", timeout=2)
 
     def format_title(self, title: str, sub_title: str) -> Content:
         """The header as breadcrumbs, ``Folio > Organizations``: a screen's ``sub_title`` is its trail,
@@ -239,7 +327,72 @@ class FolioApp(App[None]):
         )
 
     def action_interrupt(self) -> None:
+        self._leave()
+
+    async def action_quit(self) -> None:
+        self._leave()
+
+    def _leave(self) -> None:
+        """A quit the user asked for: the next start opens on the organizations, not on this session."""
+        state = self._local_state()
+        if state is not None:
+            state.clear_session()
         self.exit()
+
+    # -- the session, and a terminal that hangs up ----------------------------------------------------------
+
+    def _local_state(self) -> LocalState | None:
+        local = getattr(self.services, "local", None)
+        return getattr(local, "state", None)
+
+    def save_session(self) -> None:
+        """Keep the screen stack, tabs, rows and filters (``folio.tui.session``) for a start after a hang-up."""
+        state = self._local_state()
+        if state is None:
+            return
+        try:
+            state.save_session(session.snapshot(list(self.screen_stack)))
+        except Exception:  # a screen mid-change; the next save gets it
+            log.debug("the session could not be saved", exc_info=True)
+
+    def _restore_session(self) -> bool:
+        state = self._local_state()
+        data = state.session() if state is not None else None
+        screens = session.rebuild(self.services, data) if data else []
+        for screen in screens:
+            self.push_screen(screen)
+        return bool(screens)
+
+    def _install_hang_up(self) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGHUP, signal.SIGTERM):
+                loop.add_signal_handler(sig, self.hang_up, sig)
+                self._signals.append(sig)
+        except (NotImplementedError, RuntimeError, ValueError, AttributeError):
+            log.info("no signal handlers here: drafts are still saved as they are typed")
+
+    def on_unmount(self) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        for sig in self._signals:
+            loop.remove_signal_handler(sig)
+        self._signals.clear()
+
+    def hang_up(self, sig: int = signal.SIGHUP) -> None:
+        """The terminal went away (SIGHUP: the SSH session dropped) or Folio is told to stop (SIGTERM): keep
+        every open draft and the session, then exit."""
+        for screen in self.screen_stack:
+            keep = getattr(screen, "save_draft", None)
+            if callable(keep):
+                keep()
+            slot, text = getattr(screen, "slot", None), getattr(screen, "comment", None)
+            if slot is not None and isinstance(text, str):
+                slot.save(self, text)
+        self.save_session()
+        self.exit(return_code=128 + int(sig))
 
     def action_help(self) -> None:
         from folio.tui.modals.help import HelpModal

@@ -21,6 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, RadioButton, RadioSet, Static, TextArea
 
 from folio.tui.errors import error_message
+from folio.tui.modals.drafts import DraftSlot
 
 __all__ = ["VERDICTS", "ReviewModal"]
 
@@ -64,8 +65,11 @@ class ReviewModal(ModalScreen[str | None]):
         status: str = "approved",
         comment: str = "",
         keep: Callable[[str], None] | None = None,
+        draft: str | None = None,
+        where: str = "",
     ) -> None:
         super().__init__()
+        self.slot = DraftSlot(draft, where, comment)
         self.title_text = title if isinstance(title, Content) else Content(title)
         self.submit = submit
         self.status = status if status in VERDICTS else "approved"
@@ -94,6 +98,13 @@ class ReviewModal(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         self.query_one(RadioSet).focus()
+        restored = self.slot.restore(self.app)
+        if restored is not None:
+            self.query_one("#review-comment", TextArea).load_text(restored)
+            self._problem(Content("Your unsent review comment is back."))
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        self.slot.save(self.app, self.comment)
 
     @property
     def comment(self) -> str:
@@ -137,11 +148,18 @@ class ReviewModal(ModalScreen[str | None]):
         try:
             await self.submit(status, comment)
         except Exception as exc:
-            self._problem(error_message(exc, doing="Review not sent", hint="Your comment is kept; try again."))
+            self._problem(
+                error_message(
+                    exc,
+                    doing="Review not sent",
+                    hint=self.slot.kept_where(self.app, "Your comment is kept; try again."),
+                )
+            )
             return
         finally:
             self.sending = False
             button.disabled = False
+        self.slot.drop(self.app)
         self.dismiss(status)
 
     def action_cancel(self) -> None:

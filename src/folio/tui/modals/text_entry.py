@@ -3,6 +3,10 @@
 The modal owns the send: it calls ``submit(text)``; when that raises, the error is shown in words inside the
 modal and the text stays, so nothing typed is lost; on success the modal closes with the text. ``check(text)``
 (optional) says what is wrong before sending (a limit of the spec), as the user types.
+
+With a ``draft`` key (and the account's local state, ``services.local.state``), every change is saved as a
+draft as it is typed, the draft comes back when the same entry is opened again, and it is removed only once the
+service accepted the text. Closing with esc keeps it.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static, TextArea
 
 from folio.tui.errors import error_message
+from folio.tui.modals.drafts import DraftSlot
 
 __all__ = ["TextEntryModal"]
 
@@ -56,8 +61,11 @@ class TextEntryModal(ModalScreen[str | None]):
         multiline: bool = True,
         check: Callable[[str], str | None] | None = None,
         send_label: str = "Send",
+        draft: str | None = None,
+        where: str = "",
     ) -> None:
         super().__init__()
+        self.slot = DraftSlot(draft, where, text)
         self.title_text = title if isinstance(title, Content) else Content(title)
         self.submit = submit
         self.initial = text
@@ -83,6 +91,20 @@ class TextEntryModal(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         self.query_one("#entry-text").focus()
+        restored = self.slot.restore(self.app)
+        if restored is not None:
+            widget = self.query_one("#entry-text")
+            if isinstance(widget, TextArea):
+                widget.load_text(restored)
+                widget.move_cursor(widget.document.end)
+            else:
+                widget.value = restored  # type: ignore[attr-defined]
+            self._problem(Content("Your unsent draft is back (esc keeps it, sending removes it)."))
+
+    def save_draft(self) -> None:
+        """Keep what is typed now (each change calls it; so does a hang-up of the terminal)."""
+        if self.is_mounted:
+            self.slot.save(self.app, self.text)
 
     @property
     def text(self) -> str:
@@ -94,9 +116,11 @@ class TextEntryModal(ModalScreen[str | None]):
         problem.update(message if isinstance(message, Content) else Content(message or ""))
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        self.save_draft()
         self._live_check()
 
     def on_input_changed(self, event: Input.Changed) -> None:
+        self.save_draft()
         self._live_check()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -130,11 +154,18 @@ class TextEntryModal(ModalScreen[str | None]):
         try:
             await self.submit(text)
         except Exception as exc:
-            self._problem(error_message(exc, doing="Not sent", hint="Your text is kept; fix it or try again."))
+            self._problem(
+                error_message(
+                    exc,
+                    doing="Not sent",
+                    hint=self.slot.kept_where(self.app, "Your text is kept; fix it or try again."),
+                )
+            )
             return
         finally:
             self.sending = False
             self.query_one("#send", Button).disabled = False
+        self.slot.drop(self.app)
         self.dismiss(text)
 
     def action_cancel(self) -> None:

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
+from folio.tui import session
 from folio.tui.clipboard import copy
+from folio.tui.fresh import describe_age
 from folio.tui.safe import safe
 
 if TYPE_CHECKING:
@@ -54,6 +56,9 @@ class FolioScreen(Screen[None]):
         ),
     ]
 
+    SESSION: ClassVar[tuple[str, tuple[str, ...]] | None] = None
+    """``(name, constructor arguments)`` for the session to rebuild this screen (None: it is not saved)."""
+
     crumb: str = ""
     """This screen's segment of the breadcrumb trail (set by the subclass or its constructor)."""
 
@@ -70,10 +75,26 @@ class FolioScreen(Screen[None]):
     def set_crumb(self, crumb: str) -> None:
         """Name this screen in the trail (``Northwind Labs``, ``#12 Fix typos``) once it is known."""
         self.crumb = safe(crumb, limit=60).plain
-        self.sub_title = f" {CRUMB} ".join(self.trail)
+        self._draw_sub_title()
 
     def on_screen_resume(self) -> None:
-        self.sub_title = f" {CRUMB} ".join(self.trail)
+        self._draw_sub_title()
+        session.restore_view(self)
+
+    def show_age(self, key: str, stored_at: float | None) -> None:
+        """A load of this screen shows data cached at ``stored_at`` (None: it is fresh now); the header says
+        how old the oldest shown data is (``folio.tui.fresh``)."""
+        ages: dict[str, float] = self.__dict__.setdefault("_ages", {})
+        if stored_at is None:
+            ages.pop(key, None)
+        else:
+            ages[key] = stored_at
+        self._draw_sub_title()
+
+    def _draw_sub_title(self) -> None:
+        ages: dict[str, float] = self.__dict__.get("_ages", {})
+        age = describe_age(min(ages.values())) if ages else ""
+        self.sub_title = f" {CRUMB} ".join(self.trail) + (f"  ({age})" if age else "")
 
     # -- what is selected ----------------------------------------------------------------------------------
 

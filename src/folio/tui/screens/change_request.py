@@ -28,6 +28,7 @@ from folio.services.review import next_status, subject_problem
 from folio.tui import styles_dir
 from folio.tui.clipboard import copy
 from folio.tui.errors import error_message, notify_error
+from folio.tui.fresh import cache_first
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.review import ReviewModal
 from folio.tui.modals.text_entry import TextEntryModal
@@ -78,6 +79,9 @@ def edit_in_editor(app: App[Any], text: str) -> str:
 
 class ChangeRequestScreen(FolioScreen):
     """A change request by id or number; its crumb is ``#<number> <subject>``."""
+
+    SESSION: ClassVar[tuple[str, tuple[str, ...]] | None] = ("change-request", ("space_id", "ref"))
+    """How the session rebuilds this screen (``folio.tui.session``)."""
 
     CSS_PATH = [styles_dir() / "change_request.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -150,6 +154,7 @@ class ChangeRequestScreen(FolioScreen):
     # -- loading -----------------------------------------------------------------------------------------------
 
     @work(exclusive=True, group="change-request", exit_on_error=False)
+    @cache_first
     async def load(self) -> None:
         """Read the change request with its reviewers and change list, then its pages (what was shown stays
         when that fails)."""
@@ -283,7 +288,15 @@ class ChangeRequestScreen(FolioScreen):
                 self._done(f"{said} #{cr.number}.")
 
         title = Content.assemble("Review ", self._label_of(cr))
-        self.app.push_screen(ReviewModal(title, submit, comment=self.review_draft, keep=keep), sent)
+        modal = ReviewModal(
+            title,
+            submit,
+            comment=self.review_draft,
+            keep=keep,
+            draft=f"review:{self.space_id}/{cr.id}",
+            where=f"your review of #{cr.number}",
+        )
+        self.app.push_screen(modal, sent)
 
     async def _confirm(self, title: Content, body: str, label: str) -> bool:
         modal = ConfirmModal(title, body, accept_key="y", accept_label=label)
@@ -379,6 +392,8 @@ class ChangeRequestScreen(FolioScreen):
             multiline=False,
             check=subject_problem,
             send_label="Save",
+            draft=f"subject:{self.space_id}/{cr.id}",
+            where=f"the subject of #{cr.number}",
         )
         self.app.push_screen(modal, saved)
 
@@ -401,7 +416,15 @@ class ChangeRequestScreen(FolioScreen):
                 self._done(f"Description of #{cr.number} saved.")
 
         title = Content.assemble("Description of ", self._label_of(cr))
-        self.app.push_screen(TextEntryModal(title, submit, text=text, send_label="Save"), saved)
+        modal = TextEntryModal(
+            title,
+            submit,
+            text=text,
+            send_label="Save",
+            draft=f"description:{self.space_id}/{cr.id}",
+            where=f"the description of #{cr.number}",
+        )
+        self.app.push_screen(modal, saved)
 
     def action_edit_in_editor(self) -> None:
         if self.cr is None:

@@ -19,6 +19,7 @@ from textual.widgets import Footer, Header, TabbedContent, TabPane
 from folio.services.browse import build_tree
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
+from folio.tui.fresh import cache_first
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.change_request_inbox import ChangeRequestInbox
@@ -60,6 +61,9 @@ def _tab_binding(key: str, tab: str, label: str) -> Binding:
 
 class OrganizationScreen(FolioScreen):
     """The organization ``org_id``; ``title`` names it in the trail until it is loaded."""
+
+    SESSION: ClassVar[tuple[str, tuple[str, ...]] | None] = ("organization", ("org_id",))
+    """How the session rebuilds this screen (``folio.tui.session``)."""
 
     CSS_PATH = [styles_dir() / "organization.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -131,6 +135,7 @@ class OrganizationScreen(FolioScreen):
     # -- loading ---------------------------------------------------------------------------------------------
 
     @work(exclusive=True, group="organization-title", exit_on_error=False)
+    @cache_first
     async def load_organization(self) -> None:
         """Read the organization itself: its name for the trail (when not given) and its URL."""
         try:
@@ -145,6 +150,7 @@ class OrganizationScreen(FolioScreen):
             self.set_crumb(self.organization.title or self.org_id)
 
     @work(exclusive=True, group="organization-content", exit_on_error=False)
+    @cache_first
     async def load_content(self) -> None:
         """Read the collections, then the spaces page by page: the spaces tab and the tree grow as pages come;
         a failure is said in each list's status line and what was shown stays."""

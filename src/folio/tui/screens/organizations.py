@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
+from folio.tui.fresh import cache_first, describe_age
 from folio.tui.safe import safe
 
 if TYPE_CHECKING:
@@ -70,6 +71,9 @@ class OrganizationsScreen(Screen[None]):
     """Lists the user's organizations: loaded in a worker, refreshed with ``r``, opened with enter; empty and
     failed states are said in words."""
 
+    SESSION: ClassVar[tuple[str, tuple[str, ...]] | None] = ("organizations", ())
+    """How the session rebuilds this screen (``folio.tui.session``)."""
+
     CSS_PATH = [styles_dir() / "organizations.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
@@ -112,6 +116,11 @@ class OrganizationsScreen(Screen[None]):
             yield DataTable(id="organizations-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
+    def show_age(self, key: str, stored_at: float | None) -> None:
+        """The list was painted from data cached at ``stored_at`` (None: it is fresh): say so in the header."""
+        age = describe_age(stored_at)
+        self.sub_title = "Organizations" + (f"  ({age})" if age else "")
+
     @property
     def table(self) -> DataTable[Text]:
         return self.query_one("#organizations-table", DataTable)
@@ -124,6 +133,7 @@ class OrganizationsScreen(Screen[None]):
     # -- loading ----------------------------------------------------------------------------------
 
     @work(exclusive=True, group="orgs", exit_on_error=False)
+    @cache_first
     async def load(self) -> None:
         """Read the organizations and show them, or say why not."""
         self._say(None)
@@ -195,7 +205,7 @@ class OrganizationsScreen(Screen[None]):
             from folio.tui.screens.organization import OrganizationScreen
 
             services: Any = getattr(self.app, "services", None)
-            trail = (self.sub_title or "Organizations",)
+            trail = ("Organizations",)
             return OrganizationScreen(services, org.id, title=org.title or org.id, trail=trail)
 
         return open_organization

@@ -31,6 +31,7 @@ from folio.services.space import (
 )
 from folio.tui import styles_dir
 from folio.tui.errors import error_message, notify_error
+from folio.tui.fresh import cache_first
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.page_tree import PageTree
@@ -79,6 +80,9 @@ def _tab_binding(key: str, tab: str, label: str, tooltip: str) -> Binding:
 
 class SpaceScreen(FolioScreen):
     """A space's pages, files, links, change requests and comments."""
+
+    SESSION: ClassVar[tuple[str, tuple[str, ...]] | None] = ("space", ("space_id",))
+    """How the session rebuilds this screen (``folio.tui.session``)."""
 
     CSS_PATH = [styles_dir() / "space.tcss"]
     AUTO_FOCUS = "#space-tree ResourceList"
@@ -209,6 +213,7 @@ class SpaceScreen(FolioScreen):
             self._focus_tab(tab)
 
     @work(exclusive=True, group="space-info", exit_on_error=False)
+    @cache_first
     async def load_space(self) -> None:
         facts = self.query_one("#space-facts", Static)
         try:
@@ -229,6 +234,7 @@ class SpaceScreen(FolioScreen):
         self.remember("space", space_id, label, lambda: SpaceScreen(services, space_id, title=label, trail=trail))
 
     @work(exclusive=True, group="space-pages", exit_on_error=False)
+    @cache_first
     async def load_pages(self) -> None:
         tree = self.page_tree
         self._begin(tree)
@@ -252,6 +258,7 @@ class SpaceScreen(FolioScreen):
             self.load_page(entry)
 
     @work(exclusive=True, group="space-page", exit_on_error=False)
+    @cache_first
     async def load_page(self, entry: PageEntry) -> None:
         title = safe(entry.page.title or entry.page.id, limit=80).plain
         if entry.page.markdown is None:
@@ -264,6 +271,7 @@ class SpaceScreen(FolioScreen):
         self.page_view.show_document(entry.page, markdown)
 
     @work(exclusive=True, group="space-files", exit_on_error=False)
+    @cache_first
     async def load_files(self) -> None:
         browser = self.browser("files")
         self._begin(browser)
@@ -276,6 +284,7 @@ class SpaceScreen(FolioScreen):
         self._done(browser, [_row(f.id, f.cells, f) for f in files], "tab-files")
 
     @work(exclusive=True, group="space-links", exit_on_error=False)
+    @cache_first
     async def load_links(self) -> None:
         browser = self.browser("links")
         self._begin(browser)
@@ -307,6 +316,7 @@ class SpaceScreen(FolioScreen):
         self._done(browser, rows, "tab-links")
 
     @work(exclusive=True, group="space-crs", exit_on_error=False)
+    @cache_first
     async def load_change_requests(self) -> None:
         browser = self.browser("crs")
         status = self.cr_status

@@ -21,6 +21,7 @@ from textual.widgets import Static
 
 from folio.services.browse import InboxFilter, Verdicts
 from folio.tui.errors import error_message
+from folio.tui.fresh import cache_first
 from folio.tui.safe import safe
 from folio.tui.widgets.resource_list import Column, ResourceBrowser, ResourceList, Row
 
@@ -109,6 +110,7 @@ class ChangeRequestInbox(Vertical):
         self.load()
 
     @work(exclusive=True, group="inbox", exit_on_error=False)
+    @cache_first
     async def load(self) -> None:
         """Read the change requests the filter lets through, page by page; failures are said in the list's
         status line and what was shown stays."""
@@ -195,6 +197,7 @@ class ChangeRequestInbox(Vertical):
             self._read_verdicts(wanted)
 
     @work(group="inbox-verdicts", exit_on_error=False)
+    @cache_first
     async def _read_verdicts(self, wanted: list[ChangeRequest]) -> None:
         gate = asyncio.Semaphore(CONCURRENT_REVIEW_READS)
         failures: list[BaseException] = []

@@ -28,6 +28,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Input, Static
 
+from folio.tui import fresh
+
 __all__ = ["Column", "ResourceBrowser", "ResourceList", "Row"]
 
 
@@ -339,13 +341,38 @@ class ResourceBrowser(Vertical):
 
     # -- data ---------------------------------------------------------------------------------------------
 
-    def set_rows(self, rows: Iterable[Row], *, keep: str | None = None) -> None:
+    def restore(self, cursor: str | None, query: str) -> None:
+        """Put back a saved filter now and the cursor on row ``cursor`` as soon as that row is loaded."""
+        self._pending_cursor = cursor
+        if query:
+            self.filter_input.value = query
+            self.list.filter(query)
+        self._apply_pending()
+
+    def _apply_pending(self) -> None:
+        key = getattr(self, "_pending_cursor", None)
+        if key is not None and self.list.move_to(key):
+            self._pending_cursor = None
+
+    def set_rows(self, rows: Iterable[Row], *, keep: str | None = None, staged: bool = True) -> None:
+        """Replace the rows. While fresh data replaces a paint from cache (``folio.tui.fresh``), the rows are
+        kept until the whole list is in, then swapped at once: the cursor and the filter stay."""
+        revalidation = fresh.staged() if staged else None
+        if revalidation is not None:
+            revalidation.stage(self, list(rows), replace=True)
+            return
         self.list.set_rows(rows, keep=keep)
         self.list.loading = False
+        self._apply_pending()
         self._draw_status()
 
     def append_rows(self, rows: Iterable[Row]) -> None:
+        revalidation = fresh.staged()
+        if revalidation is not None:
+            revalidation.stage(self, list(rows), replace=False)
+            return
         self.list.append_rows(rows)
+        self._apply_pending()
         self.list.loading = False
         self._draw_status()
 

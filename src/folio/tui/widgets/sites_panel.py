@@ -18,6 +18,7 @@ from textual.widgets import Static
 
 from folio.services.sites import next_published_filter, published_filter_label
 from folio.tui.errors import error_message, notify_error
+from folio.tui.fresh import cache_first
 from folio.tui.modals.site_forms import CreateSiteModal, TypedConfirmModal
 from folio.tui.safe import safe
 from folio.tui.screens.base import Item
@@ -110,6 +111,7 @@ class SitesPanel(Vertical):
     # -- loading -------------------------------------------------------------------------------------------------
 
     @work(exclusive=True, group="sites-panel", exit_on_error=False)
+    @cache_first
     async def load(self, keep: str | None = None) -> None:
         browser = self.browser
         browser.set_error(None)

@@ -1,0 +1,123 @@
+"""Stale-while-revalidate for every load of every screen: what was seen before paints at once, fresh data
+replaces it when it arrives.
+
+A screen's (or a widget's) load method is an ordinary worker body that reads through the services and shows
+what it got. ``@cache_first`` (under ``@work``) runs that body twice the first time it is called with given
+arguments: once with reads answered by the local cache only (no network: a miss ends that pass quietly, a hit
+paints), then for real. The second pass's rows go to lists through :func:`staged`: while a cached paint is on
+screen, a paged list gathers the fresh pages and swaps them in whole at the end, so the cursor stays on its row
+and the filter stays typed. The screen's header says how old a cached paint is until the fresh data is in
+(``cached 5m ago``), or that Folio is offline.
+
+Later calls (``r``, a changed filter) read the service directly: what is on screen is already the best paint.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
+from typing import Any, TypeVar
+
+from folio.api.caching import cached_only, freshness
+
+__all__ = ["Revalidation", "cache_first", "describe_age", "staged"]
+
+log = logging.getLogger(__name__)
+
+F = TypeVar("F", bound=Callable[..., Awaitable[None]])
+
+
+class Revalidation:
+    """The fresh rows of lists painted from cache, kept until the load is done, then swapped in whole."""
+
+    def __init__(self) -> None:
+        self._rows: dict[int, tuple[Any, list[Any]]] = {}
+
+    def stage(self, target: Any, rows: list[Any], *, replace: bool) -> None:
+        _, kept = self._rows.setdefault(id(target), (target, []))
+        if replace:
+            kept.clear()
+        kept.extend(rows)
+
+    def flush(self) -> None:
+        for target, rows in self._rows.values():
+            target.set_rows(rows, staged=False)
+        self._rows.clear()
+
+
+_revalidation: ContextVar[Revalidation | None] = ContextVar("folio_revalidation", default=None)
+
+
+def staged() -> Revalidation | None:
+    """The revalidation in progress (a list should stage its fresh rows in it), or None: show rows now."""
+    return _revalidation.get()
+
+
+def describe_age(stored_at: float | None, now: float | None = None) -> str:
+    """``cached just now``, ``cached 5m ago``, ``cached 3h ago``, ``cached 2d ago``."""
+    if stored_at is None:
+        return ""
+    seconds = max(0.0, (now if now is not None else time.time()) - stored_at)
+    if seconds < 60:
+        return "cached just now"
+    for limit, size, unit in ((3600, 60, "m"), (86400, 3600, "h")):
+        if seconds < limit:
+            return f"cached {int(seconds // size)}{unit} ago"
+    return f"cached {int(seconds // 86400)}d ago"
+
+
+def _client(owner: Any) -> Any:
+    services = getattr(owner, "services", None)
+    if services is None:
+        app = getattr(owner, "app", None)
+        services = getattr(app, "services", None)
+    return getattr(services, "client", None)
+
+
+def _screen(owner: Any) -> Any:
+    try:
+        return owner if hasattr(owner, "show_age") else getattr(owner, "screen", None)
+    except Exception:  # a widget not mounted (any more) has no screen
+        return None
+
+
+def _show_age(owner: Any, key: tuple[str, str, str], stored_at: float | None) -> None:
+    show = getattr(_screen(owner), "show_age", None)
+    if callable(show):
+        show(f"{id(owner)}:{key}", stored_at)
+
+
+def cache_first(method: F) -> F:
+    """Run a load body from the cache first (once per arguments), then from the service. Put it under ``@work``."""
+
+    @functools.wraps(method)
+    async def run(self: Any, *args: Any, **kwargs: Any) -> None:
+        client = _client(self)
+        key = (method.__name__, repr(args), repr(sorted(kwargs.items())))
+        done: set[tuple[str, str, str]] = self.__dict__.setdefault("_fresh_done", set())
+        painted = False
+        if client is not None and client.store is not None and not client.offline_reason and key not in done:
+            with cached_only(), freshness() as seen:
+                try:
+                    await method(self, *args, **kwargs)
+                except Exception:  # the body says its own errors; a cache pass that fails only paints nothing
+                    log.debug("cache pass of %s failed", method.__name__, exc_info=True)
+            painted = seen.from_cache
+            if painted:
+                _show_age(self, key, seen.oldest)
+        revalidation = Revalidation() if painted else None
+        token = _revalidation.set(revalidation)
+        try:
+            with freshness() as live:
+                await method(self, *args, **kwargs)
+            if revalidation is not None:
+                revalidation.flush()
+        finally:
+            _revalidation.reset(token)
+        done.add(key)
+        _show_age(self, key, live.oldest)
+
+    return run  # type: ignore[return-value]
