@@ -178,10 +178,8 @@ class FolioApp(App[None]):
 
     async def _who_am_i(self) -> None:
         """Ask who is signed in early: it confirms which account's cache and drafts this is."""
-        from folio.api.errors import ApiError
-
         # The screens say what is wrong with the service; the local data waits for a good answer.
-        with contextlib.suppress(ApiError):
+        with contextlib.suppress(Exception):
             await self.services.me()
 
     async def _probe_online(self) -> None:

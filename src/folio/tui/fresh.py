@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
-from folio.api.caching import cached_only, freshness
+from folio.services.reading import cached_only, freshness
 
 __all__ = ["Revalidation", "cache_first", "describe_age", "staged"]
 
