@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from folio.api import GitBookClient, Token
-from folio.api.errors import NotOffered, ServerError
+from folio.api.errors import NotFound, NotOffered, ServerError
 from folio.models.site_structure import SiteSection
 from folio.sandbox import SandboxState, SandboxTransport, create_app
 from folio.services.structure import (
@@ -187,8 +187,9 @@ async def test_a_service_without_add_to_group_moves_sections_by_their_update(sta
     ) as client:
         service, tree, confirmed = await load(client, state)
         state.hits.clear()
-        await service.apply(tree, confirmed, [move_to(tree, confirmed, section(state, "SDKs"), None, 0)])
-        assert outline(state)[0] == "SDKs" and ADD_TO_GROUP not in state.hits
+        # Before Release Notes: a place the section move reaches (that service lacks the structure sort too).
+        await service.apply(tree, confirmed, [move_to(tree, confirmed, section(state, "SDKs"), None, 1)])
+        assert outline(state)[2:] == ["SDKs", "Release Notes"] and ADD_TO_GROUP not in state.hits
         # And with the update ignored too, the move cannot be made: said in words, nothing left half done.
         service.offered.section_group_update = False
         with pytest.raises(StepFailed) as failed:
@@ -196,7 +197,51 @@ async def test_a_service_without_add_to_group_moves_sections_by_their_update(sta
                 tree, confirmed, [move_to(tree, confirmed, section(state, "SDKs"), group(state, "Reference"), 0)]
             )
         assert "no operation to put a section in group “Reference”" in failed.value.describe()
-        assert outline(state)[0] == "SDKs"
+        assert outline(state)[2] == "SDKs"
+
+
+async def test_a_service_without_the_sort_reorders_sections_with_the_section_move(state: SandboxState) -> None:
+    async with GitBookClient(
+        token=Token(TOKEN), base_url=SANDBOX_URL, transport=SandboxTransport(create_app(state, offer_optional=False))
+    ) as client:
+        service, tree, confirmed = await load(client, state)
+        product, reference = group(state, "Product"), group(state, "Reference")
+        # A group has no other way to be reordered: the step says so, and the service and the layout stay as they
+        # were.
+        before, rows = outline(state), confirmed.rows()
+        with pytest.raises(StepFailed) as failed:
+            await service.apply(tree, confirmed, [move_to(tree, confirmed, reference, product, 0)])
+        assert isinstance(failed.value.cause, Unsupported) and not failed.value.stranded
+        assert failed.value.describe() == (
+            "This service offers no structure sort, the only operation that reorders a group: "
+            "group “Reference” keeps its place."
+        )
+        assert not service.offered.sort and outline(state) == before and confirmed.rows() == rows
+        # A section falls back on the deprecated section move.
+        guide, started = section(state, "User Guide"), section(state, "Getting Started")
+        state.hits.clear()
+        await service.apply(tree, confirmed, [move_to(tree, confirmed, guide, product, 0)])
+        assert outline(state)[1][:2] == ["User Guide", "Getting Started"]
+        assert state.hits == {SECTION_MOVE}
+        assert confirmed.kids(product)[:2] == [guide, started]
+
+
+async def test_an_unknown_item_on_a_service_with_the_sort_is_not_found_not_a_fallback(
+    client: GitBookClient, state: SandboxState
+) -> None:
+    service, tree, confirmed = await load(client, state)
+    guide = section(state, "User Guide")
+    state.site_sections.pop(guide)  # removed on the service meanwhile
+    state.hits.clear()
+    with pytest.raises(StepFailed) as failed:
+        await service.apply(tree, confirmed, [move_to(tree, confirmed, guide, group(state, "Product"), 0)])
+    assert isinstance(failed.value.cause, NotFound) and not isinstance(failed.value.cause, NotOffered)
+    assert failed.value.status == 404 and "No matching site section" in failed.value.describe()
+    assert service.offered.sort and SORT in state.hits and SECTION_MOVE not in state.hits
+    # The sort is still used for what is there.
+    notes = section(state, "Release Notes")
+    await service.apply(tree, confirmed, [move_to(tree, confirmed, notes, None, 0)])
+    assert outline(state)[0] == "Release Notes" and SECTION_MOVE not in state.hits
 
 
 # --- failures and undo ------------------------------------------------------------------------------------------

@@ -37,7 +37,8 @@ SHOTS = {
     "thread": "comment-thread",
     "site/1": "site-settings",
     "site/2": "site-structure",
-    "site/3": "site-published",
+    "site/3": "site-adaptive",
+    "site/published": "site-published",
 }
 """Walk step -> file name (without .svg)."""
 

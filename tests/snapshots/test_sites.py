@@ -97,9 +97,11 @@ def test_site_visibility_choice(snap_compare: Any, app: Any, state: SandboxState
     assert snap_compare(_app(app, _site(state)), terminal_size=SMALL, run_before=_after("j", "enter"))
 
 
-def test_site_structure(snap_compare: Any, app: Any, state: SandboxState) -> None:
-    """The Structure tab: the structure editor where it is installed, else the read-only view."""
-    assert snap_compare(_app(app, _site(state)), terminal_size=SMALL, run_before=_after("2"))
+@pytest.mark.parametrize("size", [pytest.param(SMALL, id="80x24"), pytest.param((160, 50), id="160x50")])
+def test_site_structure(snap_compare: Any, app: Any, state: SandboxState, size: tuple[int, int]) -> None:
+    """The Structure tab: the structure editor where it is installed (else the read-only view), with the
+    published view beside it from 120 columns."""
+    assert snap_compare(_app(app, _site(state)), terminal_size=size, run_before=_after("2"))
 
 
 def test_site_structure_read_only_view(snap_compare: Any, app: Any, state: SandboxState) -> None:
@@ -110,18 +112,19 @@ def test_site_structure_read_only_view(snap_compare: Any, app: Any, state: Sandb
 
 
 def test_site_published(snap_compare: Any, app: Any, state: SandboxState) -> None:
-    assert snap_compare(_app(app, _site(state)), terminal_size=SMALL, run_before=_after("3", "down", "down"))
+    """At 80 columns ``p`` shows the published view in the structure's place."""
+    assert snap_compare(_app(app, _site(state)), terminal_size=SMALL, run_before=_after("2", "p", "down", "down"))
 
 
 def test_site_published_unpublished_root_site(snap_compare: Any, app: Any, state: SandboxState) -> None:
     start = _app(app, _site(state, "Internal Handbook"))
-    assert snap_compare(start, terminal_size=SMALL, run_before=_after("3"))
+    assert snap_compare(start, terminal_size=SMALL, run_before=_after("2", "p"))
 
 
 def test_site_adaptive_content(snap_compare: Any, app: Any, state: SandboxState) -> None:
-    assert snap_compare(_app(app, _site(state)), terminal_size=SMALL, run_before=_after("4", "tab"))
+    assert snap_compare(_app(app, _site(state)), terminal_size=SMALL, run_before=_after("3", "tab"))
 
 
 def test_site_adaptive_content_with_a_problem(snap_compare: Any, app: Any, state: SandboxState) -> None:
-    run = _after("4", "down", "down", "down", "down", "end", "left", "left", "x")
+    run = _after("3", "down", "down", "down", "down", "end", "left", "left", "x")
     assert snap_compare(_app(app, _site(state)), terminal_size=SMALL, run_before=run)

@@ -56,6 +56,9 @@ def _after(*keys: str) -> Callable[[Pilot[None]], Awaitable[None]]:
         for key in keys:
             await pilot.press(key)
             await _idle(pilot)
+        for widget in pilot.app.screen.query("Input"):
+            widget.cursor_blink = False  # type: ignore[attr-defined]
+        await pilot.pause()
 
     return run_before
 
@@ -63,6 +66,7 @@ def _after(*keys: str) -> Callable[[Pilot[None]], Awaitable[None]]:
 NORMAL = ("j", "j", "j", "j")
 GRAB = ("j",) * 12 + ("space", "up", "up")  # Release Notes held at the end of Reference
 PLAN = ("b",) + ("j",) * 12 + ("K", "g", "j", "J", "P")  # two moves collected, then their plan
+CONDITION = ("j", "e", "tab", "tab", "tab", "tab", "b", "e", "t", "a")  # Getting Started's condition, "beta" typed
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -80,3 +84,11 @@ def test_structure_editor_holding_a_node(
 @pytest.mark.parametrize("size", SIZES)
 def test_structure_editor_plan(snap_compare: Any, app: Any, state: SandboxState, size: tuple[int, int]) -> None:
     assert snap_compare(_app(app, state), terminal_size=size, run_before=_after(*PLAN))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_structure_editor_condition_field(
+    snap_compare: Any, app: Any, state: SandboxState, size: tuple[int, int]
+) -> None:
+    """The edit form with the site's template conditions under the condition field, filtered by what is typed."""
+    assert snap_compare(_app(app, state), terminal_size=size, run_before=_after(*CONDITION))

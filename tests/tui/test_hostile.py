@@ -276,7 +276,11 @@ async def walk(pilot: Pilot[None], services: Services, state: SandboxState, visi
         site_by_keys,
         lambda: site_cls(services, target["org"], target["site"]),  # type: ignore[misc]
     ):
-        await tabs(pilot, "site", "1234", visit)
+        await tabs(pilot, "site", "123", visit)
+        # The published view sits beside the structure (in its place below 120 columns: ``p``).
+        await pilot.press("2", "p")
+        await settle(pilot)
+        await visit("site/published")
     return walked
 
 

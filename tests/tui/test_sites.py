@@ -14,13 +14,14 @@ from textual.widgets import Footer, Header, Input, Static, TabbedContent, TextAr
 
 from folio.sandbox import SandboxState
 from folio.services import Services
+from folio.tui.commands import key_entries
 from folio.tui.modals.site_forms import ChoiceModal, CreateSiteModal, TypedConfirmModal
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.screens.site import SiteScreen
 from folio.tui.widgets.adaptive_schema import AdaptiveSchemaEditor
 from folio.tui.widgets.resource_list import ResourceBrowser
-from folio.tui.widgets.site_published import SitePublishedView
+from folio.tui.widgets.site_published import PublishedBeside, SitePublishedView
 from folio.tui.widgets.site_structure_view import SiteStructureView
 from folio.tui.widgets.sites_panel import SitesPanel
 from tests.api.sites_support import site_id, space_id
@@ -368,22 +369,29 @@ async def test_read_only_structure_view(services: Services, state: SandboxState,
         assert view.current is not None and view.current.title == "Getting Started  /getting-started"
 
 
-async def test_published_tab_and_share_key(services: Services, state: SandboxState, open_app: Any) -> None:
+async def test_published_view_beside_the_structure_and_share_key(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
     sid = site_id(state)
     state.sites[sid]["visibility"] = "share-link"
-    async with open_app(site_screen(services, state)) as (app, pilot):
+    async with open_app(site_screen(services, state), size=(160, 50)) as (app, pilot):
         screen = app.screen
         assert isinstance(screen, SiteScreen)
-        await keys(pilot, "3")
+        assert screen.check_action("share_key", ()) is False  # no published view before the Structure tab
+        await keys(pilot, "2")
         view = screen.query_one(SitePublishedView)
         tree = view.outline_tree
-        assert tree.has_focus
+        structure = screen.query_one(PublishedBeside).structure
+        assert view.display and structure.display  # side by side: the structure on the left, as wide
+        assert structure.region.right <= view.region.x and view.region.width >= 70 and structure.region.width >= 70
         assert "not given" in text_of(view.query_one(".published--summary", Static))
         assert "visitors see the same" in text_of(view.query_one(".published--editable", Static))
+        tree.focus()
         await keys(pilot, "down", "down")  # root, Product, Getting Started
         node = view.current
         assert node is not None and node.url == "https://docs.northwind.dev/"
-        await keys(pilot, "k")
+        assert screen.current_item() == Item(node.id, node.url, "site-section")
+        await keys(pilot, "s")
         assert isinstance(app.screen, TextEntryModal)
         await type_text(pilot, "s3cret")
         await keys(pilot, "enter")
@@ -392,14 +400,85 @@ async def test_published_tab_and_share_key(services: Services, state: SandboxSta
         assert node is not None and node.url == "https://docs.northwind.dev/?shareKey=s3cret"
         await keys(pilot, "Y")
         assert app.clipboard == "https://docs.northwind.dev/?shareKey=s3cret"
+        await keys(pilot, "p")  # hidden at any width: the editor has the room, and the focus
+        assert not view.display and not screen.query_one(PublishedBeside).published_visible
+        assert app.focused is not None and view not in app.focused.ancestors_with_self
+        assert screen.check_action("share_key", ()) is False
+
+
+async def test_p_shows_the_published_view_in_place_of_the_editor_when_narrow(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    editor = pytest.importorskip("folio.tui.widgets.structure_editor")
+    async with open_app(site_screen(services, state)) as (app, pilot):
+        screen = app.screen
+        assert isinstance(screen, SiteScreen)
+        await keys(pilot, "2")
+        structure = screen.query_one(editor.StructureEditor)
+        view = screen.query_one(SitePublishedView)
+        assert structure.display and not view.display  # 80 columns: the editor alone
+        assert screen.check_action("toggle_published", ()) is True
+        listed = {e.id: e.keys for e in key_entries(screen) if e.enabled}  # what ? lists
+        assert listed["site.published"] == ["p"]
+        await keys(pilot, "p")
+        assert view.display and not structure.display and view.outline_tree.has_focus
+        assert view.region.width >= 70
+        assert "Published" in text_of(view.query_one(".published--summary", Static))
+        await keys(pilot, "p")
+        assert structure.display and not view.display
+        assert app.focused is not None and structure in app.focused.ancestors
+        await pilot.resize_terminal(160, 50)  # wide enough: side by side again, until p hides it
+        await settle(pilot)
+        assert structure.display and view.display
+
+
+def published_sections(view: SitePublishedView) -> list[tuple[str, str]]:
+    """The published tree's sections as shown, in order: (title, published URL)."""
+    tree = view.outline_tree
+    lines = [str(node.label) for n in range(tree.last_line + 1) if (node := tree.get_node_at_line(n)) is not None]
+    parts = [line.split("  ") for line in lines if line.startswith("§ ")]
+    return [(p[0].removeprefix("§ "), p[-1]) for p in parts]
+
+
+async def test_the_published_view_follows_a_move_in_the_editor(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    editor_module = pytest.importorskip("folio.tui.widgets.structure_editor")
+    async with open_app(site_screen(services, state), size=(160, 50)) as (app, pilot):
+        screen = app.screen
+        assert isinstance(screen, SiteScreen)
+        await keys(pilot, "2")
+        editor = screen.query_one(editor_module.StructureEditor)
+        view = screen.query_one(SitePublishedView)
+        before = published_sections(view)
+        assert before[:2] == [
+            ("Getting Started", "https://docs.northwind.dev/"),
+            ("User Guide", "https://docs.northwind.dev/user-guide"),
+        ]
+        tree = editor.structure
+        assert tree is not None
+        while tree.nodes[editor.current or ""].title != "Getting Started":
+            await keys(pilot, "down")
+        await keys(pilot, "J")  # Getting Started one step down, after User Guide
+        for _ in range(20):  # the read that follows the move; bounded only so a broken build cannot hang
+            if published_sections(view) != before:
+                break
+            await settle(pilot)
+        # The new order, and the URLs that moved with it: the first section is the default now.
+        assert published_sections(view)[:2] == [
+            ("User Guide", "https://docs.northwind.dev/"),
+            ("Getting Started", "https://docs.northwind.dev/getting-started"),
+        ]
+        assert published_sections(view)[2:] == before[2:]
+        assert "visitors see the same" in text_of(view.query_one(".published--editable", Static))
 
 
 async def test_share_key_is_not_offered_for_a_public_site(
     services: Services, state: SandboxState, open_app: Any
 ) -> None:
-    async with open_app(site_screen(services, state)) as (app, pilot):
+    async with open_app(site_screen(services, state), size=(160, 50)) as (app, pilot):
         screen = app.screen
-        await keys(pilot, "3", "k")
+        await keys(pilot, "2", "s")
         assert app.screen is screen
         assert screen.check_action("share_key", ()) is None  # greyed: not a share-link site
 
@@ -423,7 +502,7 @@ async def test_adaptive_schema_is_validated_and_saved(services: Services, state:
     saved_before = state.adaptive_schemas[sid]
     async with open_app(site_screen(services, state), size=(100, 40)) as (app, pilot):
         screen = app.screen
-        await keys(pilot, "4")
+        await keys(pilot, "3")
         editor = screen.query_one(AdaptiveSchemaEditor)
         assert editor.text_area.has_focus and '"isBeta"' in editor.text_area.text
         problems = editor.query_one(".adaptive--problems", Static)
@@ -465,7 +544,7 @@ async def test_adaptive_schema_is_validated_and_saved(services: Services, state:
 async def test_template_condition_is_copied(services: Services, state: SandboxState, open_app: Any) -> None:
     async with open_app(site_screen(services, state)) as (app, pilot):
         screen = app.screen
-        await keys(pilot, "4")
+        await keys(pilot, "3")
         editor = screen.query_one(AdaptiveSchemaEditor)
         editor.conditions.focus_list()
         await keys(pilot, "j", "y")
@@ -477,7 +556,7 @@ async def test_template_condition_is_copied(services: Services, state: SandboxSt
 async def test_refresh_keeps_schema_edits(services: Services, state: SandboxState, open_app: Any) -> None:
     async with open_app(site_screen(services, state)) as (app, pilot):
         screen = app.screen
-        await keys(pilot, "4")
+        await keys(pilot, "3")
         editor = screen.query_one(AdaptiveSchemaEditor)
         await paste(app, pilot, VALID_SCHEMA)
         editor.conditions.focus_list()
@@ -490,7 +569,7 @@ async def test_refresh_keeps_schema_edits(services: Services, state: SandboxStat
 async def test_a_site_without_a_schema(services: Services, state: SandboxState, open_app: Any) -> None:
     async with open_app(site_screen(services, state, "Internal Handbook")) as (app, pilot):
         screen = app.screen
-        await keys(pilot, "4")
+        await keys(pilot, "3")
         editor = screen.query_one(AdaptiveSchemaEditor)
         assert "No visitor schema yet" in text_of(editor.query_one(".adaptive--status", Static))
         assert rows(editor.conditions) == []

@@ -20,11 +20,12 @@ from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.structure_forms import EditNodeModal, NewNodeModal
 from folio.tui.modals.structure_plan import StructurePlanModal
 from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.widgets.condition_picker import ConditionPicker
 from folio.tui.widgets.resource_list import ResourceBrowser
 from folio.tui.widgets.structure_editor import StructureEditor
 from tests.api.sites_support import group, section, site_id, space_id
 from tests.conftest import SANDBOX_URL, TOKEN
-from tests.services.test_structure_service import ADD_TO_GROUP, SECTION_UPDATE, outline, spaces_of
+from tests.services.test_structure_service import ADD_TO_GROUP, SECTION_MOVE, SECTION_UPDATE, outline, spaces_of
 from tests.tui.conftest import settle
 
 NORTHWIND = ["Product", ["Getting Started", "User Guide", "Reference", ["REST API", "SDKs"]], "Release Notes"]
@@ -341,6 +342,35 @@ async def test_moving_into_a_group_without_the_add_to_group_operation(state: San
             assert SECTION_UPDATE in state.hits and ADD_TO_GROUP not in state.hits
 
 
+async def test_without_the_sort_a_section_takes_the_section_move_and_a_group_is_put_back(
+    state: SandboxState, open_app: Any
+) -> None:
+    transport = SandboxTransport(create_app(state, offer_optional=False))  # answers 404 for the structure sort
+    async with GitBookClient(token=Token(TOKEN), base_url=SANDBOX_URL, transport=transport) as client:
+        services = Services(client, where="an older sandbox")
+        app = FolioApp(services, start=host(services, state))
+        app.animation_level = "none"
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            editor = editor_of(app)
+            before = titles(editor)
+            await put_cursor(pilot, editor, "Reference")
+            await pilot.press("K")  # a group has no other way to be reordered
+            await settle(pilot)
+            assert titles(editor) == before and outline(state) == NORTHWIND
+            text = status(editor)
+            assert text.startswith("Refused: Move group “Reference” before section “User Guide”")
+            assert "offers no structure sort, the only operation that reorders a group" in text
+            assert "The tree is back" in text
+            state.hits.clear()
+            await put_cursor(pilot, editor, "User Guide")
+            await pilot.press("K")  # a section: the deprecated section move
+            await settle(pilot)
+            assert outline(state)[1][:2] == ["User Guide", "Getting Started"]
+            assert state.hits == {SECTION_MOVE}
+            assert status(editor).startswith("Done: Move section “User Guide” before section “Getting Started”")
+
+
 # --- batches and their plan -------------------------------------------------------------------------------------
 
 
@@ -470,6 +500,100 @@ async def test_edit_a_section_checks_limits_first(services: Services, state: San
         await pilot.press("z")
         await settle(pilot)
         assert state.site_sections[section(state, "SDKs")]["condition"] == "visitor.claims.isBeta == true"
+
+
+async def to_condition(pilot: Pilot[None], app: FolioApp) -> EditNodeModal:
+    """Open the edit form of the node under the cursor and tab to its condition field."""
+    await pilot.press("e")
+    await idle(pilot)
+    form = app.screen
+    assert isinstance(form, EditNodeModal)
+    for _ in range(6):
+        if app.focused is not None and app.focused.id == "field-condition":
+            return form
+        await pilot.press("tab")
+    raise AssertionError("the condition field was not reached by tab")
+
+
+def picked(form: EditNodeModal) -> list[str]:
+    return form.query_one(ConditionPicker).matches
+
+
+def hint(form: EditNodeModal) -> str:
+    return str(form.query_one(".condition--hint").render())
+
+
+async def test_a_template_condition_is_picked_by_keys(services: Services, state: SandboxState, open_app: Any) -> None:
+    async with open_app(host(services, state)) as (app, pilot):
+        editor = editor_of(app)
+        await put_cursor(pilot, editor, "Getting Started")
+        form = await to_condition(pilot, app)
+        assert picked(form) == [
+            "visitor.claims.isBeta == true",
+            "visitor.claims.isEnterprise == true",
+            "visitor.claims.unsigned.prefersFrench == true",
+        ]
+        await pilot.press(*"enterprise")  # filters by the condition and by what it means
+        assert picked(form) == ["visitor.claims.isEnterprise == true"]
+        await pilot.press("space", *"plan")
+        assert picked(form) == ["visitor.claims.isEnterprise == true"]  # "an enterprise plan"
+        await pilot.press("ctrl+u", *"claims")
+        assert len(picked(form)) == 3 and "↓ to pick one of 3 template conditions" in hint(form)
+        await pilot.press("down", "down", "enter")  # into the list, the second one, put it in
+        field = form.query_one("#field-condition", Input)
+        assert field.value == "visitor.claims.isEnterprise == true" and app.focused is field
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, Host)
+        assert state.site_sections[section(state, "Getting Started")]["condition"] == (
+            "visitor.claims.isEnterprise == true"
+        )
+        assert "if visitor.claims.isEnterprise == true" in line(editor, editor.cursor)
+
+
+async def test_clearing_the_condition_sends_null_and_free_text_stays(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    async with open_app(host(services, state)) as (app, pilot):
+        editor = editor_of(app)
+        await put_cursor(pilot, editor, "SDKs")
+        form = await to_condition(pilot, app)
+        field = form.query_one("#field-condition", Input)
+        assert field.value == "visitor.claims.isBeta == true"
+        await pilot.press(*"visitor.claims.isPartner")  # typed over the selected text: no template matches
+        assert picked(form) == [] and "kept as typed" in hint(form)
+        await pilot.press("down", "escape")  # nothing to go down to; esc still closes the form
+        assert isinstance(app.screen, Host)
+        assert state.site_sections[section(state, "SDKs")]["condition"] == "visitor.claims.isBeta == true"
+        form = await to_condition(pilot, app)
+        await pilot.press("down", "escape")  # into the list and back to the field, nothing picked
+        field = form.query_one("#field-condition", Input)
+        assert app.focused is field and field.value == "visitor.claims.isBeta == true"
+        await pilot.press("ctrl+u")  # the field emptied: the condition goes
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, Host)
+        assert state.site_sections[section(state, "SDKs")]["condition"] is None
+        assert "if visitor" not in line(editor, editor.cursor)
+
+
+async def test_a_site_without_a_visitor_schema_says_so_in_the_form(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    async with open_app(host(services, state, "Internal Handbook")) as (app, pilot):
+        editor = editor_of(app)
+        await put_cursor(pilot, editor, "Onboarding")
+        form = await to_condition(pilot, app)
+        assert "This site has no visitor schema" in hint(form) and picked(form) == []
+        assert not form.query_one(ConditionPicker).options.display
+        await pilot.press("ctrl+u", *"visitor.claims.isStaff")
+        assert form.query_one("#field-condition", Input).value == "visitor.claims.isStaff"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, Host)
+        key = editor.current or ""
+        assert state.site_spaces[key]["site"] == site_id(state, "Internal Handbook")
+        assert state.site_spaces[key]["condition"] == "visitor.claims.isStaff"
 
 
 async def test_a_refused_edit_keeps_what_was_typed(services: Services, state: SandboxState, open_app: Any) -> None:

@@ -1,18 +1,25 @@
 """The visitor (adaptive content) schema as the editor handles it: the spec's rules (section 2.8) with each
-problem said in words, the JSON text typed, and the error that stops a schema from being sent. Pure;
-unit-tested in ``tests/unit/test_site_rules.py``; :mod:`folio.services.sites` re-exports every name."""
+problem said in words, the JSON text typed, the error that stops a schema from being sent, and the template
+conditions a condition field offers (filtered by what is typed). Pure; unit-tested in
+``tests/unit/test_site_rules.py`` and ``tests/services/test_site_conditions.py``; :mod:`folio.services.sites`
+re-exports every name."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
+
+from folio.models.site_structure import TemplateCondition
 
 __all__ = [
     "DRAFT_07",
     "STARTER_SCHEMA",
+    "ConditionChoices",
     "SchemaRefused",
     "claim_counts",
+    "matching_conditions",
     "parse_schema",
     "schema_problems",
     "schema_text",
@@ -116,3 +123,24 @@ class SchemaRefused(ValueError):
 
     def describe(self) -> str:
         return "The visitor schema was not saved: " + " ".join(self.problems)
+
+
+@dataclass
+class ConditionChoices:
+    """What a condition field can offer: the template conditions of the site's visitor schema; ``schema`` is
+    False when the site has no visitor schema (and so nothing to offer)."""
+
+    schema: bool
+    conditions: list[TemplateCondition] = field(default_factory=list)
+
+
+def matching_conditions(conditions: Sequence[TemplateCondition], typed: str) -> list[TemplateCondition]:
+    """The conditions that match what is typed in a condition field: every word typed (case ignored) appears in
+    the condition or in what it means. Those whose condition starts with the text come first; otherwise the
+    schema's order is kept. Nothing typed: all of them."""
+    words = typed.lower().split()
+    if not words:
+        return list(conditions)
+    start = " ".join(words)
+    found = [c for c in conditions if all(w in f"{c.condition}\n{c.description}".lower() for w in words)]
+    return sorted(found, key=lambda c: not c.condition.lower().startswith(start))

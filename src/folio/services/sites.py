@@ -33,8 +33,10 @@ from folio.services.site_rules import (
 )
 from folio.services.site_schema import (
     STARTER_SCHEMA,
+    ConditionChoices,
     SchemaRefused,
     claim_counts,
+    matching_conditions,
     parse_schema,
     schema_problems,
     schema_text,
@@ -51,6 +53,7 @@ __all__ = [
     "SITE_VISIBILITIES",
     "STARTER_SCHEMA",
     "Choice",
+    "ConditionChoices",
     "OutlineNode",
     "PublishedView",
     "SchemaRefused",
@@ -58,6 +61,7 @@ __all__ = [
     "SiteService",
     "check_setting",
     "claim_counts",
+    "matching_conditions",
     "next_published_filter",
     "outline",
     "parse_schema",
@@ -195,3 +199,19 @@ class SiteService:
 
     async def template_conditions(self, org_id: str, site_id: str) -> builtins.list[TemplateCondition]:
         return await self._client.sites.template_conditions(org_id, site_id)
+
+    async def condition_choices(self, org_id: str, site_id: str) -> ConditionChoices:
+        """The template conditions a section's or site space's condition field offers (none, with ``schema``
+        False, when the site has no visitor schema)."""
+        schema, conditions = await asyncio.gather(
+            self.adaptive_schema(org_id, site_id),
+            self._client.sites.template_conditions(org_id, site_id),
+            return_exceptions=True,
+        )
+        if isinstance(schema, BaseException):
+            raise schema
+        if schema is None:
+            return ConditionChoices(schema=False)
+        if isinstance(conditions, BaseException):
+            raise conditions
+        return ConditionChoices(schema=True, conditions=conditions)

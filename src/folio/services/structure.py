@@ -534,6 +534,16 @@ def operations(tree: StructureTree, layout: Layout, move: Move, offered: Offered
         ops.append(Operation("move-section", item, kind, before=ptr, after=None if ptr else aptr))
     elif kind == SECTION and after and tree.nodes[after].kind == SECTION:
         ops.append(Operation("move-section", item, kind, after=(SECTION, after)))
+    elif kind == SPACE:
+        raise Unsupported(
+            f"This service offers neither the site space move nor the structure sort: {tree.name(item)} keeps "
+            "its place among its section's site spaces."
+        )
+    elif kind != SECTION:
+        raise Unsupported(
+            f"This service offers no structure sort, the only operation that reorders a {node.noun}: "
+            f"{tree.name(item)} keeps its place."
+        )
     else:
         raise Unsupported(
             f"This service offers no structure sort, and the deprecated section move cannot place "

@@ -15,7 +15,7 @@ from typing import Any
 
 from folio.api import limits
 from folio.api.client import parse
-from folio.api.errors import InvalidRequest
+from folio.api.errors import ApiError, InvalidRequest, NotFound, NotOffered
 from folio.api.pagination import Paginator
 from folio.api.resources._base import UNSET, Resource, body, path
 from folio.api.resources.site_sections import check_icon, check_id
@@ -47,6 +47,8 @@ PointerLike = SiteStructureItemPointer | tuple[str, str]
 """A structure item: a pointer, or ``(type, id)`` with type site-space, site-section, site-section-group or
 site-external-link."""
 
+SORT_STRUCTURE = "sites.sort_structure"
+"""The name the client remembers the structure sort under once a service is found not to offer it."""
 _SCHEMA_LIMIT = "a draft-07 object schema of boolean claims, with an `unsigned` object of boolean claims"
 
 
@@ -250,7 +252,11 @@ class SitesResource(Resource):
     ) -> SiteStructureItem | None:
         """Put an item before and/or after a sibling of its level (neither: at the end). Changes sibling order
         only: to move a section into a group, update the section. Returns the item, or None when the service
-        answers without it (204)."""
+        answers without it (204).
+
+        Older services lack this operation (NotOffered: reorder sections with the section move then). They
+        answer 404, as they do for an unknown item, so a 404 is told apart by reading the structure: when every
+        item the request names is in it, the operation is what is missing."""
         moved = pointer(item, "item")
         position: dict[str, Any] = {}
         for name, value in (("before", before), ("after", after)):
@@ -258,12 +264,38 @@ class SitesResource(Resource):
                 position[name] = pointer(value, f"position.{name}")
                 _same_level(moved, position[name], f"position.{name}")
         url = path("/orgs/{}/sites/{}/structure/sort", organization_id, site_id)
-        data = await self._client.request_json(
-            "PATCH", url, json={"item": moved, "position": position}, idempotent=True
-        )
+        payload = {"item": moved, "position": position}
+        try:
+            # Without a probe: the structure reads fine whether the item is unknown or the operation missing.
+            data = await self._client.request_json("PATCH", url, json=payload, idempotent=True, optional=SORT_STRUCTURE)
+        except NotOffered:  # 405, 501, or already learned
+            raise
+        except NotFound:
+            if not await self._all_in_structure(
+                organization_id, site_id, [moved["id"], *(p["id"] for p in position.values())]
+            ):
+                raise
+            # Every item is there: the operation is what is missing. Asked again with the probe, the client says
+            # so (NotOffered) and remembers it; a service that answers this time has done the sort (idempotent).
+            data = await self._client.request_json(
+                "PATCH",
+                url,
+                json=payload,
+                idempotent=True,
+                optional=SORT_STRUCTURE,
+                probe=path("/orgs/{}/sites/{}/structure", organization_id, site_id),
+            )
         if data is None:
             return None
         return parse(SiteStructureItem, data, method="PATCH", path=url)  # type: ignore[no-any-return]
+
+    async def _all_in_structure(self, organization_id: str, site_id: str, item_ids: Sequence[str]) -> bool:
+        """Whether every one of ``item_ids`` is in the site's structure (False when it cannot be read)."""
+        try:
+            structure = await self.structure(organization_id, site_id)
+        except ApiError:
+            return False
+        return all(structure.find(item_id) is not None for item_id in item_ids)
 
     # -- section groups --------------------------------------------------------------------------------------
 

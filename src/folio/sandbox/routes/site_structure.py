@@ -267,7 +267,9 @@ def _siblings(tree: SiteTree, kind: str, rec: Record) -> list[Item]:
     return tree.children(rec.get("sectionGroup"))
 
 
-@route("PATCH", "/orgs/{organizationId}/sites/{siteId}/structure/sort")
+# Optional although the current public description has it: older services lack it (they reorder sections with
+# the deprecated section move), and a sandbox built with offer_optional=False answers 404 for it as they do.
+@route("PATCH", "/orgs/{organizationId}/sites/{siteId}/structure/sort", optional=True)
 async def sort_structure(request: Request) -> Response:
     ctx = site_context(request, write=True)
     body = await json_body(request)

@@ -4,7 +4,8 @@ sections) or a site space.
 Each form checks the spec's limits as you type (``check(kind, values)`` -> field: problem) and owns the send:
 it calls ``submit(...)``; when that raises, the error is shown in words inside the form and everything typed
 stays; on success the form closes with what ``submit`` returned. An empty icon, description or condition is
-sent as null, which removes it.
+sent as null, which removes it. The condition field offers the site's template conditions as you type
+(:class:`~folio.tui.widgets.condition_picker.ConditionPicker`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionLis
 
 from folio.tui.errors import error_message
 from folio.tui.safe import safe
+from folio.tui.widgets.condition_picker import ConditionPicker, Load
 
 __all__ = ["EditNodeModal", "NewNodeModal"]
 
@@ -161,10 +163,13 @@ class EditNodeModal(_FormModal[dict[str, Any]]):
         *,
         check: Check,
         submit: Callable[[dict[str, Any]], Awaitable[object]],
+        conditions: Load | None = None,
     ) -> None:
+        """``conditions()`` gives the site's template conditions for the condition field to offer."""
         super().__init__()
         self.title_text, self.kind, self.fields = title, kind, tuple(fields)
         self.initial, self.checker, self.submit = dict(values), check, submit
+        self.conditions = conditions
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -177,6 +182,9 @@ class EditNodeModal(_FormModal[dict[str, Any]]):
                     if box.disabled:
                         box.tooltip = "Already the default: make another one the default instead."
                     yield _row(name, box)
+                elif name == "condition":
+                    text = safe(str(value or ""), limit=2000).plain
+                    yield _row(name, ConditionPicker(text, self.conditions, input_id=f"field-{name}"))
                 else:
                     text = safe(str(value or ""), limit=2000).plain
                     yield _row(name, Input(text, id=f"field-{name}", compact=True))

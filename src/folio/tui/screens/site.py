@@ -1,5 +1,10 @@
-"""One site: its settings (edited one field at a time, limits checked before sending), its structure, what
-visitors see of it (published URLs, a share key for share-link sites), and its adaptive content schema."""
+"""One site: its settings (edited one field at a time, limits checked before sending), its structure with what
+visitors see of it beside it (published URLs, a share key for share-link sites), and its adaptive content
+schema.
+
+The published view is not a tab of its own: it sits beside the structure it mirrors (side by side from 120
+columns; narrower, ``p`` shows it in the structure's place), and reads again after every change the structure
+editor makes, so a move is checked against what visitors will see without leaving the tab."""
 
 from __future__ import annotations
 
@@ -10,19 +15,21 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
 
 from folio.services.sites import Setting, check_setting, settings
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
+from folio.tui.fresh import cache_first
 from folio.tui.modals.site_forms import ChoiceModal
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.adaptive_schema import AdaptiveSchemaEditor
 from folio.tui.widgets.resource_list import Column, ResourceBrowser, ResourceList, Row
-from folio.tui.widgets.site_published import SitePublishedView
+from folio.tui.widgets.site_published import PublishedBeside, SitePublishedView
 from folio.tui.widgets.site_structure_view import SiteStructureView
 
 if TYPE_CHECKING:
@@ -32,7 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SiteScreen"]
 
-TABS = ("settings", "structure", "published", "adaptive")
+TABS = ("settings", "structure", "adaptive")
 SETTING_COLUMNS = (Column("setting", "Setting", 20), Column("value", "Value"))
 
 
@@ -41,13 +48,24 @@ def _tab_key(key: str, tab: str, label: str) -> Binding:
 
 
 class SiteScreen(FolioScreen):
-    """A site of organization ``org_id`` in four tabs: Settings, Structure, Published, Adaptive content."""
+    """A site of organization ``org_id`` in three tabs: Settings, Structure (with the published view beside it),
+    Adaptive content."""
+
+    SESSION: ClassVar[tuple[str, tuple[str, ...]] | None] = ("site", ("org_id", "site_id"))
+    """How the session rebuilds this screen (``folio.tui.session``)."""
 
     CSS_PATH = [styles_dir() / "site.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("e", "edit_setting", "Edit", id="site.edit-setting", tooltip="Edit the setting under the cursor"),
         Binding(
-            "k",
+            "p",
+            "toggle_published",
+            "Published",
+            id="site.published",
+            tooltip="Show or hide what visitors see beside the structure (in its place below 120 columns)",
+        ),
+        Binding(
+            "s",
             "share_key",
             "Share key",
             id="site.share-key",
@@ -55,8 +73,7 @@ class SiteScreen(FolioScreen):
         ),
         _tab_key("1", "settings", "Settings"),
         _tab_key("2", "structure", "Structure"),
-        _tab_key("3", "published", "Published"),
-        _tab_key("4", "adaptive", "Adaptive content"),
+        _tab_key("3", "adaptive", "Adaptive content"),
     ]
 
     def __init__(self, services: Services, org_id: str, site_id: str, *, trail: tuple[str, ...] = ()) -> None:
@@ -75,23 +92,22 @@ class SiteScreen(FolioScreen):
                 yield ResourceBrowser(SETTING_COLUMNS, empty="No settings to show.", id="site-settings")
                 yield Static(id="site-setting-help")
             with TabPane("Structure", id="structure"):
-                # Mounted when the tab is first shown: the editor loads (and takes focus) only when wanted.
+                # Mounted when the tab is first shown: the editor and the published view load only when wanted.
                 yield Static(Content("Loading the structure…"), id="structure-placeholder")
-            with TabPane("Published", id="published"):
-                yield SitePublishedView(self.services, self.org_id, self.site_id, id="site-published")
             with TabPane("Adaptive content", id="adaptive"):
                 yield AdaptiveSchemaEditor(self.services, self.org_id, self.site_id, id="site-adaptive")
         yield Footer()
 
     def _mount_structure(self) -> None:
-        """Put the structure editor (or the read-only view) in its tab, once."""
+        """Put the structure editor (or the read-only view) and the published view in their tab, once."""
         if self.query("#site-structure"):
             return
         widget = self._structure_widget()
         if isinstance(widget, SiteStructureView) and self.site is not None:
             widget.site_title = self.site.title
+        published = SitePublishedView(self.services, self.org_id, self.site_id, id="site-published")
         self.query_one("#structure-placeholder", Static).remove()
-        self.query_one("#structure", TabPane).mount(widget)
+        self.query_one("#structure", TabPane).mount(PublishedBeside(widget, published, id="structure-split"))
         self.call_after_refresh(self._focus_tab, "structure")
 
     def _structure_widget(self) -> Widget:
@@ -112,17 +128,25 @@ class SiteScreen(FolioScreen):
         return self.query_one("#site-settings", ResourceBrowser)
 
     @property
-    def published_view(self) -> SitePublishedView:
-        return self.query_one(SitePublishedView)
+    def published_view(self) -> SitePublishedView | None:
+        """The published view (None until the Structure tab was first shown)."""
+        views = self.query(SitePublishedView)
+        return views.first() if views else None
+
+    @property
+    def split(self) -> PublishedBeside | None:
+        splits = self.query(PublishedBeside)
+        return splits.first() if splits else None
 
     def on_mount(self) -> None:
-        self.sub_title = " \u203a ".join(self.trail)
+        self._draw_sub_title()
         self.settings_list.focus_list()
         self.load()
 
     # -- loading -----------------------------------------------------------------------------------------------------
 
     @work(exclusive=True, group="site", exit_on_error=False)
+    @cache_first
     async def load(self) -> None:
         browser = self.settings_list
         browser.set_error(None)
@@ -187,8 +211,8 @@ class SiteScreen(FolioScreen):
             self._show_site(site)
             shown = next((s.value for s in settings(site, self.structure) if s.key == key), value)
             self.notify(f"{setting.label} saved: {safe(shown, limit=200).plain}", markup=False)
-            if key in ("title", "visibility", "proxy", "basename"):
-                self.published_view.reload()
+            if key in ("title", "visibility", "proxy", "basename", "defaultSiteSection", "defaultSiteSpace"):
+                self._reload_published()
 
         title = Content.assemble("Edit ", (setting.label, "bold"), f" · {setting.help}")
         if setting.kind == "text":
@@ -222,27 +246,42 @@ class SiteScreen(FolioScreen):
     def _focus_tab(self, tab: str) -> None:
         if tab == "settings":
             self.settings_list.focus_list()
-        elif tab == "published":
-            self.published_view.outline_tree.focus()
         elif tab == "adaptive":
             self.query_one(AdaptiveSchemaEditor).text_area.focus()
-        else:
-            pane = self.query_one("#structure", TabPane)
-            focusable = [w for w in pane.query("*") if w.focusable]
-            if focusable:
-                focusable[0].focus()
+        elif self.split is not None:
+            self.split.focus_structure()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        in_structure = self.is_mounted and self.tabs.active == "structure" and self.split is not None
+        if action == "toggle_published":
+            return in_structure
         if action == "share_key":
-            if not self.is_mounted or self.tabs.active != "published":
+            if not in_structure or self.split is None or not self.split.published_visible:
                 return False
             return True if self.site is not None and self.site.visibility == "share-link" else None
         if action == "edit_setting":
             return self.is_mounted and self.tabs.active == "settings"
         return True
 
+    def action_toggle_published(self) -> None:
+        split = self.split
+        if split is not None:
+            split.toggle()
+            self.refresh_bindings()
+
+    def on_structure_editor_changed(self, event: Message) -> None:
+        """A change reached the service: what visitors see is read again, to show where it landed."""
+        self._reload_published()
+
+    def _reload_published(self) -> None:
+        view = self.published_view
+        if view is not None:
+            view.reload()
+
     def action_share_key(self) -> None:
         view = self.published_view
+        if view is None:
+            return
         self.app.push_screen(
             TextEntryModal(
                 Content("Share key (from the site's share link): the published URLs will carry it"),
@@ -260,11 +299,21 @@ class SiteScreen(FolioScreen):
 
     def current_item(self) -> Item | None:
         active = self.tabs.active if self.is_mounted else "settings"
-        view = self.published_view if active == "published" else self._structure_view()
-        if active in ("published", "structure") and view is not None:
-            node = view.current
-            if node is not None:
-                return Item(node.id, node.url, node.kind)
+        split, focused = self.split, self.app.focused
+        if active == "structure" and split is not None:
+            if focused is not None and split.published in focused.ancestors_with_self:
+                node = split.published.current
+                if node is not None:
+                    return Item(node.id, node.url, node.kind)
+            elif isinstance(split.structure, SiteStructureView):
+                node = split.structure.current
+                if node is not None:
+                    return Item(node.id, node.url, node.kind)
+            else:
+                current_item = getattr(split.structure, "current_item", None)
+                item = current_item() if callable(current_item) else None
+                if isinstance(item, Item):
+                    return item
         site = self.site
         if site is None:
             return None
@@ -272,7 +321,7 @@ class SiteScreen(FolioScreen):
 
     def action_refresh(self) -> None:
         self.load()
-        self.published_view.reload()
+        self._reload_published()
         self.query_one(AdaptiveSchemaEditor).reload()
         structure = self.query("#site-structure")
         reload = getattr(structure.first(), "reload", None) if structure else None

@@ -1,5 +1,6 @@
 """A site's visitor (adaptive content) schema, edited as JSON with its problems said as you type, and the
-template conditions derived from it, ready to copy into a section's or site space's condition.
+template conditions derived from it (the structure editor's condition field offers them to pick; here they
+can be copied).
 
     AdaptiveSchemaEditor(services, org_id, site_id)
         ctrl+s / f2   save (refused, with the reasons, while the schema has problems)
@@ -21,6 +22,7 @@ from textual.widgets import Static, TextArea
 from folio.services.sites import STARTER_SCHEMA, claim_counts, parse_schema, schema_text
 from folio.tui.clipboard import copy
 from folio.tui.errors import error_message, notify_error
+from folio.tui.fresh import cache_first
 from folio.tui.safe import safe
 from folio.tui.widgets.resource_list import Column, ResourceBrowser, ResourceList, Row
 
@@ -85,7 +87,7 @@ class AdaptiveSchemaEditor(Vertical):
         yield TextArea("", id="adaptive-json", soft_wrap=True, tab_behavior="focus", show_line_numbers=True)
         yield Static(classes="adaptive--problems")
         yield Static(
-            Content("Template conditions · y or enter copies one for a condition field"),
+            Content("Template conditions · offered in the structure's condition fields · y or enter copies one"),
             classes="adaptive--conditions-title",
         )
         yield ResourceBrowser(CONDITION_COLUMNS, empty="No conditions: the schema has no claims yet.")
@@ -112,6 +114,7 @@ class AdaptiveSchemaEditor(Vertical):
     # -- loading ---------------------------------------------------------------------------------------------------
 
     @work(exclusive=True, group="adaptive-load", exit_on_error=False)
+    @cache_first
     async def load(self) -> None:
         sites = self.services.sites
         self.conditions.set_loading(True)

@@ -1,21 +1,25 @@
 """What visitors see of a site: the published structure as a tree with each section's and site space's
-published URL, and under it a summary of the editable structure to compare with.
+published URL, and under it a summary of the editable structure to compare with; and the pane that shows it
+beside the editable structure.
 
     SitePublishedView(services, org_id, site_id)   .reload()  .use_share_key(key)  .current
+    PublishedBeside(structure_widget, published_view)   .toggle()  .published_visible
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.widget import Widget
 from textual.widgets import Static
 
 from folio.services.sites import OutlineNode, outline, structure_summary
 from folio.tui.errors import error_message
+from folio.tui.fresh import cache_first
 from folio.tui.safe import safe
 from folio.tui.widgets.site_structure_view import OutlineTree
 
@@ -23,7 +27,11 @@ if TYPE_CHECKING:
     from folio.services import Services
     from folio.services.sites import PublishedView
 
-__all__ = ["SitePublishedView"]
+__all__ = ["WIDE", "PublishedBeside", "SitePublishedView"]
+
+WIDE = 120
+"""From this many columns the published view sits beside the structure; below, it takes the structure's place
+when asked for."""
 
 
 class SitePublishedView(Vertical):
@@ -70,6 +78,7 @@ class SitePublishedView(Vertical):
         self._show(view)
 
     @work(exclusive=True, group="site-published", exit_on_error=False)
+    @cache_first
     async def load(self) -> None:
         try:
             view = await self.services.sites.published(self.org_id, self.site_id, share_key=self.share_key)
@@ -99,3 +108,72 @@ class SitePublishedView(Vertical):
         editable = structure_summary(view.editable) if view.editable is not None else "could not be read"
         same = "visitors see the same" if editable == published else f"visitors see {published}"
         self.query_one(".published--editable", Static).update(safe(f"Editable structure: {editable}; {same}."))
+
+
+class PublishedBeside(Horizontal):
+    """The editable structure (``structure``) with the published view beside it: side by side from :data:`WIDE`
+    columns; narrower, the published view is shown in the structure's place while toggled on. ``toggle()`` shows
+    or hides it at any width."""
+
+    DEFAULT_CSS = """
+    PublishedBeside { height: 1fr; }
+    PublishedBeside > * { width: 1fr; }
+    PublishedBeside > SitePublishedView { display: none; border-left: vkey $primary; padding-left: 1; }
+    PublishedBeside.-published > SitePublishedView { display: block; }
+    PublishedBeside.-published.-alone > SitePublishedView { border-left: none; padding-left: 0; }
+    PublishedBeside.-published.-alone > .published-beside--structure { display: none; }
+    """
+
+    def __init__(self, structure: Widget, published: SitePublishedView, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        structure.add_class("published-beside--structure")
+        self.structure, self.published = structure, published
+        self.shown: bool | None = None
+        """Asked for (``toggle``) against what the width says, or None: as the width says."""
+
+    def compose(self) -> ComposeResult:
+        yield self.structure
+        yield self.published
+
+    @property
+    def wide(self) -> bool:
+        return self.screen.size.width >= WIDE
+
+    @property
+    def published_visible(self) -> bool:
+        return self.wide if self.shown is None else self.shown
+
+    def on_mount(self) -> None:
+        self.lay_out()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.lay_out()
+
+    def lay_out(self) -> None:
+        """Show what the width and ``shown`` say; the focus leaves a view that is hidden."""
+        visible, alone = self.published_visible, self.published_visible and not self.wide
+        focused = self.app.focused
+        lost = focused is not None and (
+            (not visible and self.published in focused.ancestors_with_self)
+            or (alone and self.structure in focused.ancestors_with_self)
+        )
+        self.set_class(visible, "-published")
+        self.set_class(alone, "-alone")
+        if lost:
+            self.focus_structure()
+
+    def toggle(self) -> bool:
+        """Show the published view if it is hidden, else hide it; the focus follows. Returns whether it shows."""
+        show = not self.published_visible
+        self.shown = None if show == self.wide else show  # back to what the width says: it follows it again
+        self.lay_out()
+        return show
+
+    def focus_structure(self) -> None:
+        """Focus the structure (the published view when the structure is not shown)."""
+        if self.has_class("-alone"):
+            self.published.outline_tree.focus()
+            return
+        focusable = [w for w in self.structure.query("*") if w.focusable]
+        if focusable:
+            focusable[0].focus()

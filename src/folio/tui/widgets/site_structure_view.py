@@ -21,6 +21,7 @@ from textual.widgets.tree import TreeNode
 
 from folio.services.sites import OutlineNode, outline, structure_summary
 from folio.tui.errors import error_message
+from folio.tui.fresh import cache_first
 from folio.tui.safe import safe
 
 if TYPE_CHECKING:
@@ -139,6 +140,7 @@ class SiteStructureView(Vertical):
         summary.set_class(error, "-error")
 
     @work(exclusive=True, group="site-structure-view", exit_on_error=False)
+    @cache_first
     async def load(self) -> None:
         try:
             structure = await self.services.sites.structure(self.org_id, self.site_id)

@@ -9,8 +9,9 @@ back. ``alt+up``/``alt+down`` (or ``K``/``J``, which every terminal sends) move 
 drags a node and drops it where it is released. Every change shows at once and is sent in order in the
 background; a refusal puts the tree back and says why. ``b`` collects moves instead, ``P`` shows their plan
 (each request, each published URL that moves) and applies it; ``z`` undoes the last change; ``n``/``e``/``D``
-create, edit and remove. The tree draws only the rows on screen (the line API), so a move redraws at once in a
-site of 2,500 nodes.
+create, edit and remove (the condition field offers the site's template conditions). ``Changed`` tells the
+host each change that reached the service (the site screen reads the published view again). The tree draws
+only the rows on screen (the line API), so a move redraws at once in a site of 2,500 nodes.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ from folio.services.structure import (
 )
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
+from folio.tui.fresh import cache_first
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.structure_forms import EditNodeModal, NewNodeModal
 from folio.tui.modals.structure_plan import StructurePlanModal
@@ -66,6 +68,7 @@ from folio.tui.widgets.resource_list import Column, render_cells
 
 if TYPE_CHECKING:
     from folio.services import Services
+    from folio.services.sites import ConditionChoices
 
 __all__ = ["COLUMNS", "StructureEditor"]
 
@@ -260,6 +263,7 @@ class StructureEditor(Vertical):
     # -- loading ---------------------------------------------------------------------------------------------
 
     @work(exclusive=True, group="structure-load", exit_on_error=False)
+    @cache_first
     async def reload(self) -> None:
         """Read the structure (and the site) again; what is shown stays while it loads or if it fails."""
         if self.grab:
@@ -942,7 +946,18 @@ class StructureEditor(Vertical):
                 raise
             self.history.append(_Change(f"Edit {tree.name(key)}", item=key, back=back, default_before=before))
 
-        modal = EditNodeModal(f"Edit {tree.name(key)}", node.kind, fields, values, check=field_problems, submit=submit)
+        def conditions() -> Awaitable[ConditionChoices]:
+            return self.services.sites.condition_choices(self.org_id, self.site_id)
+
+        modal = EditNodeModal(
+            f"Edit {tree.name(key)}",
+            node.kind,
+            fields,
+            values,
+            check=field_problems,
+            submit=submit,
+            conditions=conditions if "condition" in fields else None,
+        )
         changes = await self.app.push_screen_wait(modal)
         if not changes:
             self.say("Nothing changed." if changes is not None else "Edit closed: nothing sent.")
