@@ -53,9 +53,7 @@ def link(state: SandboxState) -> Link:
 
 @pytest.fixture
 async def cached(link: Link) -> AsyncIterator[tuple[GitBookClient, DictStore]]:
-    client = GitBookClient(
-        token=Token(TOKEN), base_url=SANDBOX_URL, transport=link, retry=RetryPolicy(sleep=_no_sleep)
-    )
+    client = GitBookClient(token=Token(TOKEN), base_url=SANDBOX_URL, transport=link, retry=RetryPolicy(sleep=_no_sleep))
     store = DictStore()
     client.store = store
     yield client, store
@@ -137,3 +135,24 @@ async def test_writes_are_refused_offline_and_invalidate_what_they_change_online
     await client.spaces.update(space.id, title="Renamed online")
     assert store.invalidated == [f"/spaces/{space.id}"]
     assert f"GET /spaces/{space.id}" not in store.entries
+
+
+async def test_a_spent_rate_limit_holds_refreshes_nobody_asked_for(state: SandboxState) -> None:
+    from folio.sandbox.faults import Faults
+
+    faults = Faults(burst_429=1, retry_after=30.0, seed=1)
+    client = GitBookClient(
+        token=Token(TOKEN),
+        base_url=SANDBOX_URL,
+        transport=SandboxTransport(create_app(state, faults=faults)),
+        retry=RetryPolicy(sleep=_no_sleep, max_rate_limit_wait=60.0),
+    )
+    try:
+        assert client.may_refresh()
+        await client.users.me()  # the first answer is a 429 (Retry-After: 30), the retry succeeds
+        assert not client.may_refresh(), "refreshing by itself waits for the rate limit to reset"
+        client.quiet_until = 0.0
+        client.set_offline("network")
+        assert not client.may_refresh(), "nor does it run offline"
+    finally:
+        await client.aclose()

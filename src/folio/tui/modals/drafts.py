@@ -51,6 +51,9 @@ class DraftSlot:
     def kept_where(self, app: Any, fallback: str) -> str:
         """Where the text is kept, for a failed send's message."""
         state = self.state_of(app)
-        if state is not None and self.key and state.enabled:
-            return f"Your text is kept as a draft (in {state.path}): try again, or reopen this later."
-        return fallback
+        if state is None or not self.key:
+            return fallback
+        where = state.path if state.enabled else state.info().fallback
+        if where is None:
+            return fallback
+        return f"Your text is kept as a draft (in {where}): try again, or reopen this later."
