@@ -210,3 +210,34 @@ async def test_a_hang_up_keeps_the_draft_and_the_next_start_reopens_the_screens(
         await pilot.press("q")
     async with machine.run(restore=True) as (app, pilot):
         assert [type(s).__name__ for s in app.screen_stack[1:]] == ["OrganizationsScreen"], "q ends the session"
+
+
+async def test_a_reply_made_while_the_link_is_down_goes_out_when_it_is_back(
+    machine: Machine, state: SandboxState
+) -> None:
+    t = targets_of(state)
+
+    def start(services: Services) -> Callable[[], Screen[Any]] | None:
+        return opener("thread", services, state)
+
+    before = len(state.comments[t["comment"]].get("replies") or [])
+    async with machine.run(start) as (app, pilot):
+        pass  # the thread was seen once: it is in the cache
+    machine.link.down = True
+    async with machine.run(start) as (app, pilot):
+        assert app.services.client.offline_reason == "network"
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(pilot.app.screen, TextEntryModal))
+        await pilot.press(*"Written on the train", "ctrl+s")
+        await until(pilot, lambda: not isinstance(pilot.app.screen, TextEntryModal))
+        assert len(state.comments[t["comment"]].get("replies") or []) == before, "nothing reached the service"
+        outbox = app.services.outbox
+        assert outbox is not None and [i.kind for i in outbox.items()] == ["reply"]
+        machine.link.down = False
+        await app._probe_online()  # what the 15 s timer does
+        await settle(pilot)
+        assert app.services.client.offline_reason is None
+        replies = state.comments[t["comment"]].get("replies") or []
+        assert len(replies) == before + 1
+        assert "Written on the train" in str(replies[-1])
+        assert outbox.waiting() == 0

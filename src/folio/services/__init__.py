@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from folio.models.common import User
     from folio.services.comments import CommentService
     from folio.services.local import Local
+    from folio.services.outbox import OutboxService
     from folio.services.review import ReviewService
     from folio.services.sites import SiteService
     from folio.services.space import SpaceService
@@ -78,6 +79,13 @@ class Services:
         from folio.services.structure import StructureService
 
         return StructureService(self.client)
+
+    @cached_property
+    def outbox(self) -> OutboxService | None:
+        """The writes made offline, waiting to be sent (None when nothing is kept on this machine)."""
+        from folio.services.outbox import outbox_of
+
+        return outbox_of(self)
 
     async def aclose(self) -> None:
         await self.client.aclose()

@@ -14,14 +14,18 @@ the replies cannot be listed instead of failing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-from folio.api.errors import ApiError, NotFound
+from folio.api.errors import ApiError, InvalidRequest, NotFound, Offline
+from folio.api.limits import check_length
+from folio.api.resources.comments import EMOJI_MAX
 from folio.models.common import Page, document_text
+from folio.services.outbox import OutboxService, Queued, outbox_of, target_key
 
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
@@ -37,6 +41,7 @@ __all__ = [
     "CommentService",
     "PageChoice",
     "PageGroup",
+    "Queued",
     "Thread",
     "age",
     "find_block",
@@ -367,6 +372,50 @@ class CommentService:
         return f"On {f'“{first_line(text, 60)}”' if text else f'block {node}'} of {title}"
 
     # -- writes ------------------------------------------------------------------------------------------------
+    #
+    # Offline, with the account's local state, comments, replies, reactions and resolves go into the outbox
+    # (``folio.services.outbox``) and the call returns a :class:`Queued` instead of what the service would have
+    # answered; edits and deletes need the service and fail with :class:`Offline`.
+
+    def _offline_outbox(self) -> OutboxService | None:
+        if not self._client.offline_reason:
+            return None
+        outbox = outbox_of(self._services)
+        return outbox if outbox is not None and outbox.available else None
+
+    async def _queue(
+        self, outbox: OutboxService, kind: str, payload: dict[str, Any], target: str, what: str, where: str | None
+    ) -> Queued:
+        place = await self._place(payload["space"], payload["change_request"], payload.get("comment"))
+        words = " ".join(filter(None, (where or what, place)))
+        return Queued(outbox.queue(kind, target, payload, words), words)
+
+    async def _place(self, space_id: str, change_request: Cr, comment_id: str | None) -> str:
+        """Where a queued write goes, in words, from what the cache holds (offline: nothing is asked)."""
+        bits: list[str] = []
+        with contextlib.suppress(ApiError):
+            if comment_id is not None:
+                comment = await self._client.comments.get(
+                    space_id, comment_id, change_request=change_request, format="markdown"
+                )
+                bits.append(f"on “{first_line(plain_markdown(comment.text), 50)}”")
+        with contextlib.suppress(ApiError):
+            bits.append(f"in “{(await self._client.spaces.get(space_id)).title}”")
+        if change_request is not None:
+            try:
+                bits.append(f"({(await self._client.change_requests.get(space_id, change_request)).title})")
+            except ApiError:
+                bits.append(f"(change request {change_request})")
+        return " ".join(bits)
+
+    @staticmethod
+    def _check_markdown(markdown: str) -> None:
+        if not markdown.strip():
+            raise InvalidRequest("body.markdown", "is empty", "a non-empty markdown text")
+
+    def _online_only(self, what: str) -> None:
+        if self._client.offline_reason:
+            raise Offline(f"Folio is offline: edits and deletes need the service, so the {what} was not sent.")
 
     async def create(
         self,
@@ -376,13 +425,27 @@ class CommentService:
         change_request: Cr = None,
         page: str | None = None,
         node: str | None = None,
-    ) -> Comment:
-        """Comment on a page or one of its blocks (``node``), or without ``page`` on the whole content."""
+        where: str | None = None,
+    ) -> Comment | Queued:
+        """Comment on a page or one of its blocks (``node``), or without ``page`` on the whole content.
+        Offline: queued (``where`` says where in words, for the outbox)."""
+        if (outbox := self._offline_outbox()) is not None:
+            self._check_markdown(markdown)
+            payload = {"space": space_id, "change_request": change_request, "page": page, "node": node}
+            target = target_key(space_id, change_request, page=page, node=node)
+            return await self._queue(outbox, "comment", {**payload, "markdown": markdown}, target, "a comment", where)
         return await self._client.comments.create(
             space_id, markdown, change_request=change_request, page=page, node=node
         )
 
-    async def reply(self, space_id: str, comment_id: str, markdown: str, *, change_request: Cr = None) -> CommentReply:
+    async def reply(
+        self, space_id: str, comment_id: str, markdown: str, *, change_request: Cr = None, where: str | None = None
+    ) -> CommentReply | Queued:
+        if (outbox := self._offline_outbox()) is not None:
+            self._check_markdown(markdown)
+            payload = {"space": space_id, "change_request": change_request, "comment": comment_id, "markdown": markdown}
+            target = target_key(space_id, change_request, comment=comment_id)
+            return await self._queue(outbox, "reply", payload, target, "a reply", where)
         return await self._client.comments.reply(space_id, comment_id, markdown, change_request=change_request)
 
     async def _update(
@@ -397,12 +460,14 @@ class CommentService:
         self, space_id: str, comment_id: str, markdown: str, *, reply_id: str | None = None, change_request: Cr = None
     ) -> Comment | CommentReply:
         """Change the body of a comment or (``reply_id``) of one of its replies (the author only)."""
+        self._online_only("edit")
         return await self._update(space_id, comment_id, reply_id, change_request, markdown=markdown)
 
     async def delete(
         self, space_id: str, comment_id: str, *, reply_id: str | None = None, change_request: Cr = None
     ) -> None:
         """Delete a comment (with its replies) or one reply."""
+        self._online_only("deletion")
         if reply_id is None:
             await self._client.comments.delete(space_id, comment_id, change_request=change_request)
         else:
@@ -417,15 +482,28 @@ class CommentService:
         remove: bool = False,
         reply_id: str | None = None,
         change_request: Cr = None,
-    ) -> Comment | CommentReply:
+        where: str | None = None,
+    ) -> Comment | CommentReply | Queued:
         """Add (or, with ``remove``, take back) the caller's reaction on a comment or a reply."""
+        if (outbox := self._offline_outbox()) is not None:
+            check_length("addedReactions", emoji, min=1, max=EMOJI_MAX)
+            payload = {"space": space_id, "change_request": change_request, "comment": comment_id}
+            payload.update(reply=reply_id, emoji=emoji, remove=remove)
+            target = target_key(space_id, change_request, comment=comment_id, reply=reply_id)
+            what = f"{'taking back ' if remove else ''}your reaction {emoji}"
+            return await self._queue(outbox, "reaction", payload, target, what, where)
         change = {"removed_reactions" if remove else "added_reactions": [emoji]}
         return await self._update(space_id, comment_id, reply_id, change_request, **change)
 
     async def set_resolved(
-        self, space_id: str, comment_id: str, resolved: bool, *, change_request: Cr = None
-    ) -> Comment:
+        self, space_id: str, comment_id: str, resolved: bool, *, change_request: Cr = None, where: str | None = None
+    ) -> Comment | Queued:
         """Resolve (or reopen) a comment."""
+        if (outbox := self._offline_outbox()) is not None:
+            payload = {"space": space_id, "change_request": change_request, "comment": comment_id, "resolved": resolved}
+            target = target_key(space_id, change_request, comment=comment_id)
+            what = "resolving the thread" if resolved else "reopening the thread"
+            return await self._queue(outbox, "resolve", payload, target, what, where)
         return await self._client.comments.update(
             space_id, comment_id, change_request=change_request, resolved=resolved
         )

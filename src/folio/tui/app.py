@@ -7,6 +7,7 @@ ways to move between screens.
     -           return to where you were before the last jump (a go-to or a : command), and again to come back
     ?           every key of this screen, with the binding ids the config's [keymap] remaps
     R           load every screen of the trail again (r, on a screen, loads that screen)
+    ctrl+o      the outbox: writes made offline, sent in order when Folio is back online
     q, ctrl+c   quit, without a question
 
 A jump replaces the screens above the first one with the screen jumped to; the screens it replaced are kept
@@ -16,7 +17,6 @@ alive (installed) so ``-`` puts them back as they were, scroll positions and all
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import signal
 from collections.abc import Callable, Mapping
@@ -73,6 +73,14 @@ class FolioApp(App[None]):
             show=False,
             id="app.interrupt",
             tooltip="Leave Folio (in a text field ctrl+c copies instead)",
+        ),
+        Binding(
+            "ctrl+o",
+            "outbox",
+            "Outbox",
+            show=False,
+            id="app.outbox",
+            tooltip="The comments, replies, reactions and resolves made offline, waiting to be sent",
         ),
         Binding(
             "R",
@@ -144,11 +152,12 @@ class FolioApp(App[None]):
         self.screen_change_signal.subscribe(self, lambda screen: self.call_later(self.save_session))
         self.set_interval(SESSION_EVERY, self.save_session)
         self._install_hang_up()
-        client = self.services.client
-        client.on_offline_change = self._offline_changed
-        self._draw_offline(client.offline_reason)
-        self.run_worker(self._who_am_i(), group="who-am-i", exit_on_error=False)
-        self.set_interval(PROBE_EVERY, self._probe_online)
+        client = getattr(self.services, "client", None)
+        if client is not None:
+            client.on_offline_change = self._offline_changed
+            self._draw_offline(client.offline_reason)
+            self.run_worker(self._who_am_i(), group="who-am-i", exit_on_error=False)
+            self.set_interval(PROBE_EVERY, self._probe_online)
         if self.refresh_settings.interval:
             self.set_interval(self.refresh_settings.interval, self._refresh_by_itself)
         if self.start is not None:
@@ -172,6 +181,7 @@ class FolioApp(App[None]):
             )
         elif reason is None:
             self.notify("The service answers again: back online.", title="Online", timeout=4)
+            self.run_worker(self._send_outbox(), group="outbox-flush", exit_on_error=False)
 
     def _draw_offline(self, reason: str | None) -> None:
         self.title = "Folio" if reason is None else "Folio [offline: read-only]"
@@ -179,8 +189,26 @@ class FolioApp(App[None]):
     async def _who_am_i(self) -> None:
         """Ask who is signed in early: it confirms which account's cache and drafts this is."""
         # The screens say what is wrong with the service; the local data waits for a good answer.
-        with contextlib.suppress(Exception):
+        try:
             await self.services.me()
+        except Exception:
+            return
+        await self._send_outbox()  # what an earlier run queued goes out now
+
+    async def _send_outbox(self) -> None:
+        from folio.tui.modals.outbox import flush_outbox
+
+        if getattr(self.services, "local", None) is not None:
+            await flush_outbox(self, self.services)
+
+    def action_outbox(self) -> None:
+        """``ctrl+o``: the writes made offline, waiting or stuck."""
+        from folio.tui.modals.outbox import OutboxModal
+
+        if getattr(self.services, "local", None) is None:
+            self.notify("Nothing is kept on this machine in this run (--no-cache): there is no outbox.")
+            return
+        self.push_screen(OutboxModal(self.services))
 
     async def _probe_online(self) -> None:
         if self.services.client.offline_reason == "network":

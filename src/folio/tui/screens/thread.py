@@ -18,9 +18,20 @@ from textual.widget import Widget
 from textual.widgets import Footer, Header, Static
 
 from folio.models.comment import Comment, CommentReply
-from folio.services.comments import Thread, age, first_line, is_mine, may, my_reactions, reactions_summary, stamp
+from folio.services.comments import (
+    Queued,
+    Thread,
+    age,
+    first_line,
+    is_mine,
+    may,
+    my_reactions,
+    reactions_summary,
+    stamp,
+)
 from folio.tui import styles_dir
 from folio.tui.errors import error_message, notify_error
+from folio.tui.fresh import cache_first
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.reaction import ReactionModal
 from folio.tui.modals.text_entry import TextEntryModal
@@ -84,6 +95,9 @@ class ThreadScreen(FolioScreen):
     """``ThreadScreen(services, space_id, comment_id, change_request=None, trail=())``. ``changed`` tells the
     screen below that something was written (it reloads its list)."""
 
+    SESSION: ClassVar[tuple[str, tuple[str, ...]] | None] = ("thread", ("space_id", "comment_id", "change_request"))
+    """How the session rebuilds this screen (``folio.tui.session``)."""
+
     CSS_PATH = [styles_dir() / "comments.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "move(1)", "Next", show=False, id="thread.next", tooltip="Select the next post"),
@@ -134,6 +148,7 @@ class ThreadScreen(FolioScreen):
     # -- loading -------------------------------------------------------------------------------------------
 
     @work(exclusive=True, group="thread-load", exit_on_error=False)
+    @cache_first
     async def load(self, focus: str | None = None) -> None:
         """Read the thread and show it; ``focus`` (a post id) is selected afterwards."""
         comments = self.services.comments
@@ -227,18 +242,32 @@ class ThreadScreen(FolioScreen):
         thread = self.thread
         if thread is None:
             return
-        replies: list[CommentReply] = []
+        replies: list[CommentReply | Queued] = []
+        author = thread.comment.posted_by.display_name if thread.comment.posted_by else "the comment"
 
         async def send(text: str) -> None:
             replies.append(
                 await self.services.comments.reply(
-                    self.space_id, self.comment_id, text, change_request=self.change_request
+                    self.space_id,
+                    self.comment_id,
+                    text,
+                    change_request=self.change_request,
+                    where=f"a reply to {safe(author).plain}",
                 )
             )
 
-        author = thread.comment.posted_by.display_name if thread.comment.posted_by else "the comment"
-        if await self.app.push_screen_wait(TextEntryModal(f"Reply to {safe(author).plain}", send)) is not None:
-            self._done("Reply posted", replies[0].id if replies else None)
+        modal = TextEntryModal(
+            f"Reply to {safe(author).plain}",
+            send,
+            draft=f"reply:{self.space_id}/{self.change_request or '-'}/{self.comment_id}",
+            where=f"a reply to {safe(author).plain}",
+        )
+        if await self.app.push_screen_wait(modal) is not None:
+            reply = replies[0] if replies else None
+            if isinstance(reply, Queued):
+                self._done(Queued.message)
+            else:
+                self._done("Reply posted", reply.id if reply else None)
 
     def action_edit(self) -> None:
         if (post := self.selected) is not None and post.mine:
@@ -253,7 +282,14 @@ class ThreadScreen(FolioScreen):
                 self.space_id, self.comment_id, text, reply_id=post.reply_id, change_request=self.change_request
             )
 
-        modal = TextEntryModal(f"Edit your {kind}", send, text=post.item.text, send_label="Save")
+        modal = TextEntryModal(
+            f"Edit your {kind}",
+            send,
+            text=post.item.text,
+            send_label="Save",
+            draft=f"edit:{self.space_id}/{self.comment_id}/{post.reply_id or '-'}",
+            where=f"an edit of your {kind}",
+        )
         if await self.app.push_screen_wait(modal) is not None:
             self._done(f"{kind.capitalize()} edited", post.item.id)
 
@@ -304,7 +340,7 @@ class ThreadScreen(FolioScreen):
         if emoji is None:
             return
         try:
-            await self.services.comments.react(
+            reacted = await self.services.comments.react(
                 self.space_id,
                 self.comment_id,
                 emoji,
@@ -314,6 +350,9 @@ class ThreadScreen(FolioScreen):
             )
         except Exception as exc:
             notify_error(self, exc, doing="Could not change your reaction")
+            return
+        if isinstance(reacted, Queued):
+            self._done(Queued.message, post.item.id)
             return
         self._done(f"Reaction {emoji} {'removed' if remove else 'added'}", post.item.id)
 
@@ -325,10 +364,13 @@ class ThreadScreen(FolioScreen):
     async def _resolve(self, resolved: bool) -> None:
         verb = "resolve" if resolved else "reopen"
         try:
-            await self.services.comments.set_resolved(
+            result = await self.services.comments.set_resolved(
                 self.space_id, self.comment_id, resolved, change_request=self.change_request
             )
         except Exception as exc:
             notify_error(self, exc, doing=f"Could not {verb} the thread")
+            return
+        if isinstance(result, Queued):
+            self._done(Queued.message)
             return
         self._done("Thread resolved" if resolved else "Thread reopened")

@@ -23,9 +23,20 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from folio.models.comment import Comment
-from folio.services.comments import STATUSES, CommentList, PageChoice, Status, age, first_line, may, plain_markdown
+from folio.services.comments import (
+    STATUSES,
+    CommentList,
+    PageChoice,
+    Queued,
+    Status,
+    age,
+    first_line,
+    may,
+    plain_markdown,
+)
 from folio.services.comments import reactions_summary as summary
 from folio.tui.errors import error_message, notify_error
+from folio.tui.fresh import cache_first
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.safe import safe
 from folio.tui.screens.base import Item
@@ -202,6 +213,7 @@ class CommentsPanel(Widget):
     # -- loading -------------------------------------------------------------------------------------------
 
     @work(exclusive=True, group="comments-panel-load", exit_on_error=False)
+    @cache_first
     async def load(self) -> None:
         """Read the comments and pages, show them, then look up the text of the commented blocks."""
         comments = self.services.comments
@@ -333,11 +345,14 @@ class CommentsPanel(Widget):
     async def _set_resolved(self, comment: Comment, resolved: bool) -> None:
         verb = "resolve" if resolved else "reopen"
         try:
-            await self.services.comments.set_resolved(
+            result = await self.services.comments.set_resolved(
                 self.space_id, comment.id, resolved, change_request=self.change_request
             )
         except Exception as exc:
             notify_error(self, exc, doing=f"Could not {verb} the comment")
+            return
+        if isinstance(result, Queued):
+            self.notify(Queued.message, markup=False)
             return
         self.notify(f"Comment {verb}{'d' if resolved else 'ed'}: {first_line(comment.text, 60)}", markup=False)
         self.load()
@@ -367,13 +382,32 @@ class CommentsPanel(Widget):
             target = None if page.id == WHOLE else page.id
             title = safe(page.title, limit=80).plain
 
-        async def send(text: str) -> None:
-            await self.services.comments.create(
-                self.space_id, text, change_request=self.change_request, page=target, node=node
-            )
+        queued: list[Queued] = []
 
-        sent = await self.app.push_screen_wait(TextEntryModal(f"New comment on {title}", send, send_label="Post"))
+        async def send(text: str) -> None:
+            posted = await self.services.comments.create(
+                self.space_id,
+                text,
+                change_request=self.change_request,
+                page=target,
+                node=node,
+                where=f"a comment on {title}",
+            )
+            if isinstance(posted, Queued):
+                queued.append(posted)
+
+        modal = TextEntryModal(
+            f"New comment on {title}",
+            send,
+            send_label="Post",
+            draft=f"comment:{self.space_id}/{self.change_request or '-'}/{target or '-'}/{node or '-'}",
+            where=f"a new comment on {title}",
+        )
+        sent = await self.app.push_screen_wait(modal)
         if sent is None:
+            return
+        if queued:
+            self.notify(Queued.message, markup=False)
             return
         self.notify(f"Comment posted on {title}", markup=False)
         self.status = "open" if self.status == "resolved" else self.status
