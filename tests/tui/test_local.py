@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.widgets import TabbedContent
 
 from folio.api import GitBookClient, RetryPolicy, Token
 from folio.sandbox import SandboxState, SandboxTransport, create_app
@@ -241,3 +242,28 @@ async def test_a_reply_made_while_the_link_is_down_goes_out_when_it_is_back(
         assert len(replies) == before + 1
         assert "Written on the train" in str(replies[-1])
         assert outbox.waiting() == 0
+
+
+async def test_a_restart_puts_back_the_tab_the_filter_and_the_row(machine: Machine, state: SandboxState) -> None:
+    async with machine.run(restore=True) as (app, pilot):
+        app.push_screen(opener("organization", app.services, state)())  # type: ignore[misc]
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        browser = app.screen.query_one("#organization-spaces", ResourceBrowser)
+        await pilot.press("slash", *"re", "enter")  # the filter: the spaces whose row has "re" in it
+        await pilot.press("j")
+        await settle(pilot)
+        row = browser.list.highlighted
+        assert row is not None and browser.list.cursor == 1
+        app.save_session()
+        os.kill(os.getpid(), signal.SIGTERM)
+        await pilot.pause(0.2)
+        assert app.return_code == 128 + signal.SIGTERM
+    async with machine.run(restore=True) as (app, pilot):
+        await settle(pilot)
+        assert type(app.screen).__name__ == "OrganizationScreen"
+        browser = app.screen.query_one("#organization-spaces", ResourceBrowser)
+        assert app.screen.query_one(TabbedContent).active == "spaces"
+        assert browser.filter_input.value == "re"
+        assert browser.list.highlighted is not None and browser.list.highlighted.key == row.key
