@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint format snapshots-update screenshots serve clean
+.PHONY: demo test lint format snapshots-update screenshots serve bench bench-quick clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -36,6 +36,12 @@ screenshots: $(STAMP)  ## regenerate screenshots/ from the sandbox
 
 serve: $(STAMP)  ## the sandbox over HTTP on 127.0.0.1:8765
 	$(BIN)/folio sandbox serve --host 127.0.0.1 --port 8765
+
+bench: $(STAMP)  ## every benchmark, full sizes (under 10 min on 2 cores); figures in .cache/bench/*.json
+	$(BIN)/python -m tests.bench.run
+
+bench-quick: $(STAMP)  ## every benchmark at tiny sizes: proves they still run (CI), the times mean nothing
+	$(BIN)/python -m tests.bench.run --quick
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .cache

@@ -1,0 +1,135 @@
+"""Reopening from the local cache: a script, not a test.
+
+    python -m tests.bench.bench_cache [--quick] [--out FILE]
+
+Serves the sandbox over HTTP (``folio sandbox serve``) for the demo and for a scale-10,000 organization, and in
+one headless Folio per size pushes the organization screen of the biggest organization again and again, two
+ways in turn: with the account's cache (the screen was visited before: its first paint comes from the cache)
+and without it (the same screen read from the sandbox over HTTP). Each time is from ``push_screen`` to the first
+frame that shows the spaces list's rows. Then it prints the cache's size after that organization was browsed
+(spaces, collections, change requests, sites). Target (issue 6): first frame within 50 ms of the push.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tests.bench.common import (
+    BENCH_TOKEN,
+    Report,
+    Table,
+    interleave_async,
+    largest_org,
+    sandbox_server,
+    standalone,
+    summarize,
+)
+
+
+async def _first_rows(app: Any, screen: Any) -> float:
+    """ms from pushing ``screen`` to the first frame with spaces rows (the frame after the rows are set)."""
+    from folio.tui.widgets.resource_list import ResourceBrowser
+
+    t0 = time.perf_counter()
+    await app.push_screen(screen)
+    browser = None
+    while True:
+        if browser is None:
+            found = screen.query("#organization-spaces")
+            browser = found.first(ResourceBrowser) if found else None
+        if browser is not None and browser.list.rows:
+            break
+        await asyncio.sleep(0.001)
+    await asyncio.sleep(0)  # the refresh the rows asked for
+    app.screen._compositor.render_update(full=True)  # the frame the terminal would get
+    return (time.perf_counter() - t0) * 1000
+
+
+async def _measure(url: str, org: str, rounds: int, home: Path) -> tuple[dict[str, list[float]], dict[str, Any]]:
+    from folio.api import GitBookClient, Token
+    from folio.services import Services
+    from folio.services.local import Local
+    from folio.tui.app import FolioApp
+    from folio.tui.screens.organization import OrganizationScreen
+    from folio.tui.screens.organizations import OrganizationsScreen
+
+    cached_client = GitBookClient(token=Token(BENCH_TOKEN), base_url=url)
+    local = Local(cached_client, cache_dir=home / "cache", state_dir=home / "state")
+    local.open_known()
+    cached = Services(cached_client, where="bench", local=local)
+    plain_client = GitBookClient(token=Token(BENCH_TOKEN), base_url=url)
+    plain = Services(plain_client, where="bench")
+    await cached.me()  # confirms the account: its cache opens
+    app = FolioApp(plain, start=lambda: OrganizationsScreen(plain.browse))
+    app.animation_level = "none"
+    info: dict[str, Any] = {}
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        # The visit that fills the cache: every tab of the organization, to the end of each list.
+        first = OrganizationScreen(cached, org)
+        await app.push_screen(first)
+        for tab in ("1", "2", "3", "4"):
+            await pilot.press(tab)
+            await app.workers.wait_for_complete()
+        app.pop_screen()
+        await pilot.pause()
+
+        async def from_cache() -> float:
+            screen = OrganizationScreen(cached, org)
+            took = await _first_rows(app, screen)
+            app.pop_screen()  # leaving cancels the revalidation still under way
+            await pilot.pause()
+            return took
+
+        async def from_network() -> float:
+            screen = OrganizationScreen(plain, org)
+            took = await _first_rows(app, screen)
+            app.pop_screen()  # the first page is what the frame needs; the rest is cancelled
+            await pilot.pause()
+            return took
+
+        samples = await interleave_async({"from cache": from_cache, "from the network": from_network}, rounds)
+    assert local.cache is not None
+    cache_info = local.cache.info()
+    info = {"entries": cache_info.entries, "bytes": cache_info.bytes, "file_bytes": cache_info.file_bytes}
+    local.close()
+    await cached_client.aclose()
+    await plain_client.aclose()
+    return samples, info
+
+
+def run(quick: bool) -> Report:
+    report = Report("cache", quick=quick)
+    sizes = [("demo", 0), ("scale 200", 200)] if quick else [("demo", 0), ("scale 10,000", 10_000)]
+    rounds = 2 if quick else 9
+    paint = Table(
+        "First frame of the organization screen, pushed again (ms)",
+        ["organization", "spaces", "from cache p50", "p95", "from the network p50", "p95", "ratio"],
+    )
+    size = Table("The cache after browsing that organization", ["organization", "entries", "data", "file"])
+    for label, scale in sizes:
+        with sandbox_server(scale) as url, tempfile.TemporaryDirectory() as home:
+            org, count = largest_org(url)
+            samples, info = asyncio.run(_measure(url, org, rounds, Path(home)))
+        c, n = summarize(samples["from cache"]), summarize(samples["from the network"])
+        paint.add(label, count, c["p50_ms"], c["p95_ms"], n["p50_ms"], n["p95_ms"], round(n["p50_ms"] / c["p50_ms"], 2))
+        size.add(label, info["entries"], f"{info['bytes'] / 1024:.0f} KB", f"{info['file_bytes'] / 1024:.0f} KB")
+        report.figures[label] = {"from_cache": c, "from_network": n, "cache": info, "spaces": count}
+        if scale == sizes[-1][1]:
+            report.add_target(f"reopen from cache, {label} (p50)", c["p50_ms"], 50.0)
+    report.add_table(paint)
+    report.add_table(size)
+    return report
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return standalone("cache", run, argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,332 @@
+"""Lists: the product's virtual list and pages tree against Textual's DataTable, at three sizes each.
+
+    python -m tests.bench.bench_lists [--quick] [--out FILE]
+
+Headless (120x40), in one app per size:
+
+- mount: from creating the widget to the first frame that shows its rows (mounted, filled with rows already built,
+  laid out and drawn), for ``ResourceBrowser`` (``folio.tui.widgets.resource_list``, five columns like the spaces
+  tab) and for ``DataTable`` with the same cells, interleaved round by round; building the ``Row`` objects is
+  timed apart ("build");
+- keys: from the key event reaching the app to the next frame, p50 and p95, for ``down``, ``pagedown`` and
+  ``end`` (``ctrl+end`` on the DataTable, whose ``end`` scrolls sideways), with the cursor brought back to the
+  top, unmeasured, whenever it reaches the bottom;
+- the pages tree (``folio.tui.widgets.page_tree.PageTree``) over a generated tree of pages three levels deep, at
+  250, 2,500 and 25,000 pages, timed the same way.
+
+Targets: the virtual list mounts in under 50 ms and answers each key in under 16 ms (p95) at 100,000 rows; the
+pages tree does the same at 2,500 pages. DataTable is the reference: what a list that draws every row costs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.containers import Vertical
+from textual.widget import Widget
+from textual.widgets import DataTable, Footer, Header, Static
+
+from folio.models.common import Page
+from folio.services.space import PageEntry, flatten_pages
+from folio.tui.widgets.page_tree import PageTree
+from folio.tui.widgets.resource_list import Column, ResourceBrowser, Row
+from tests.bench.common import Report, Table, median, percentile, standalone, summarize
+from tests.bench.frames import FrameClock
+
+NAME = "lists"
+SIZE = (120, 40)
+MOUNT_TARGET_MS = 50.0
+KEY_TARGET_MS = 16.0
+KEYS = ("down", "pagedown", "end")
+COLUMNS = (
+    Column("title", "Space"),
+    Column("visibility", "Visibility", 13),
+    Column("collection", "Collection", 14),
+    Column("updated", "Updated", 9),
+    Column("crs", "Open CRs", 8, align="right"),
+)
+VISIBILITY = ("private", "public", "unlisted", "share-link", "in-collection")
+VIRTUAL, TABLE, TREE, FLOOR = "ResourceBrowser", "DataTable", "PageTree", "Static (the floor)"
+
+
+def cells(n: int) -> tuple[str, str, str, str, str]:
+    return (
+        f"Generated space {n:06d}",
+        VISIBILITY[n % len(VISIBILITY)],
+        f"Collection {n % 40:02d}",
+        f"{n % 300}d ago",
+        str(n % 7),
+    )
+
+
+def build_rows(size: int) -> list[Row]:
+    return [Row(f"space-{n}", cells(n)) for n in range(size)]
+
+
+def build_pages(size: int) -> list[PageEntry]:
+    """A tree of ``size`` pages: chapters of 4 sections of 4 pages (21 pages a chapter), some of them groups."""
+    roots: list[Page] = []
+    made = 0
+    chapter = 0
+    while made < size:
+        chapter += 1
+        sections = []
+        made += 1
+        for s in range(4):
+            if made >= size:
+                break
+            leaves = []
+            made += 1
+            for p in range(4):
+                if made >= size:
+                    break
+                made += 1
+                leaves.append(
+                    Page(
+                        id=f"p{chapter}-{s}-{p}", title=f"Page {chapter}.{s + 1}.{p + 1}", path=f"c{chapter}/s{s}/p{p}"
+                    )
+                )
+            sections.append(Page(id=f"s{chapter}-{s}", title=f"Section {chapter}.{s + 1}", pages=leaves))
+        roots.append(Page(id=f"c{chapter}", title=f"Chapter {chapter}", type="group", pages=sections))
+    return flatten_pages(roots)
+
+
+class Host(App[None]):
+    """An empty screen with a header and a footer; the widget under test is mounted in the middle."""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Vertical(id="slot")
+        yield Footer()
+
+
+@dataclass
+class Kind:
+    """How to mount, fill and drive one kind of list."""
+
+    name: str
+    make: Callable[[], Widget]
+    fill: Callable[[Widget], None]
+    focus: Callable[[Widget], object]
+    cursor: Callable[[Widget], int]
+    keys: dict[str, str]
+    reset: str
+    mount_ms: list[float] = field(default_factory=list)
+    key_ms: dict[str, list[float]] = field(default_factory=dict)
+
+
+def virtual_kind(rows: list[Row]) -> Kind:
+    def fill(widget: Widget) -> None:
+        assert isinstance(widget, ResourceBrowser)
+        widget.set_rows(rows)
+
+    return Kind(
+        VIRTUAL,
+        lambda: ResourceBrowser(COLUMNS),
+        fill,
+        lambda w: w.focus_list() if isinstance(w, ResourceBrowser) else None,
+        lambda w: w.list.cursor if isinstance(w, ResourceBrowser) else 0,
+        {"down": "down", "pagedown": "pagedown", "end": "end"},
+        "home",
+    )
+
+
+def tree_kind(entries: list[PageEntry]) -> Kind:
+    def fill(widget: Widget) -> None:
+        assert isinstance(widget, PageTree)
+        widget.set_pages(entries)
+
+    return Kind(
+        TREE,
+        PageTree,
+        fill,
+        lambda w: w.focus_list() if isinstance(w, PageTree) else None,
+        lambda w: w.list.cursor if isinstance(w, PageTree) else 0,
+        {"down": "down", "pagedown": "pagedown", "end": "end"},
+        "home",
+    )
+
+
+def table_kind(rows: Sequence[tuple[str, ...]]) -> Kind:
+    def make() -> Widget:
+        return DataTable(cursor_type="row", zebra_stripes=True)
+
+    def fill(widget: Widget) -> None:
+        assert isinstance(widget, DataTable)
+        for column in COLUMNS:
+            widget.add_column(column.label, key=column.key, width=column.width)
+        widget.add_rows(rows)
+
+    return Kind(
+        TABLE,
+        make,
+        fill,
+        lambda w: w.focus(),
+        lambda w: w.cursor_row if isinstance(w, DataTable) else 0,
+        {"down": "down", "pagedown": "pagedown", "end": "ctrl+end"},
+        "ctrl+home",
+    )
+
+
+async def measure(kinds: Sequence[Kind], size: int, rounds: dict[str, int], presses: dict[str, int]) -> None:
+    """Mount each kind ``rounds[kind]`` times, interleaved; after its first mount, time ``presses[kind]`` of each
+    key."""
+    app = Host()
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        clock = FrameClock(app)
+        slot = app.query_one("#slot")
+        for n in range(max(rounds.values())):
+            for kind in kinds:
+                if n >= rounds[kind.name]:
+                    continue
+                await pilot.pause()
+                gc.collect()
+                clock.frames.clear()
+                t0 = time.perf_counter()
+                widget = kind.make()
+                await slot.mount(widget)
+                kind.fill(widget)
+                kind.mount_ms.append(await clock.after(t0, clear=True))
+                if n == 0:
+                    await keys(clock, pilot, kind, widget, size, presses.get(kind.name, 0))
+                await widget.remove()
+        clock.restore()
+
+
+def floor_kind() -> Kind:
+    """A one-line Static: what mounting anything and drawing the next frame costs in this app."""
+    return Kind(FLOOR, lambda: Static("One line of text"), lambda w: None, lambda w: None, lambda w: 0, {}, "")
+
+
+async def keys(clock: FrameClock, pilot: Any, kind: Kind, widget: Widget, size: int, presses: int) -> None:
+    if not kind.keys:
+        return
+    kind.focus(widget)
+    await pilot.pause()
+    for name in KEYS:
+        key = kind.keys[name]
+        samples = kind.key_ms.setdefault(name, [])
+        await clock.press(pilot, kind.reset)
+        for _ in range(presses):
+            if kind.cursor(widget) >= size - 1:
+                await clock.press(pilot, kind.reset)
+            samples.append(await clock.press(pilot, key))
+            if name == "end":
+                await clock.press(pilot, kind.reset)
+
+
+def key_cells(kind: Kind) -> list[Any]:
+    out: list[Any] = []
+    for name in KEYS:
+        samples = kind.key_ms.get(name, [])
+        out += [percentile(samples, 50), percentile(samples, 95)]
+    return out
+
+
+async def run_async(quick: bool) -> Report:
+    report = Report(NAME, quick=quick)
+    list_sizes = [100, 1_000] if quick else [1_000, 10_000, 100_000]
+    tree_sizes = [100, 500] if quick else [250, 2_500, 25_000]
+    presses = {VIRTUAL: 3, TABLE: 3, TREE: 3} if quick else {VIRTUAL: 40, TABLE: 20, TREE: 40}
+    key_columns = [f"{k} {p}" for k in KEYS for p in ("p50", "p95")]
+    lists = Table(
+        "Virtual list (ResourceBrowser) and DataTable: mount to first frame with rows, key to next frame (ms)",
+        ["list", "rows", "build", "mount", *key_columns, "mounts"],
+        note="build: making the Row objects (DataTable gets plain tuples); mount: median of the mounts; the "
+        "Static row is the floor of mount-to-frame in this app",
+    )
+    figures: dict[str, Any] = {}
+    for size in list_sizes:
+        t0 = time.perf_counter()
+        rows = build_rows(size)
+        build_ms = (time.perf_counter() - t0) * 1000
+        tuples = [cells(n) for n in range(size)]
+        kinds = [virtual_kind(rows), table_kind(tuples)]
+        rounds = {VIRTUAL: 1 if quick else 5, TABLE: 1 if quick or size >= 100_000 else (3 if size >= 10_000 else 5)}
+        if size == list_sizes[0]:
+            kinds.append(floor_kind())
+            rounds[FLOOR] = rounds[VIRTUAL]
+        await measure(kinds, size, rounds, presses)
+        for kind in kinds:
+            lists.add(
+                kind.name,
+                size if kind.name != FLOOR else None,
+                build_ms if kind.name == VIRTUAL else None,
+                median(kind.mount_ms),
+                *key_cells(kind),
+                len(kind.mount_ms),
+            )
+            figures.setdefault(kind.name, {})[str(size) if kind.name != FLOOR else "1"] = {
+                "mount": summarize(kind.mount_ms),
+                "keys": {name: summarize(kind.key_ms.get(name, [])) for name in KEYS},
+                **({"build_rows_ms": round(build_ms, 2)} if kind.name == VIRTUAL else {}),
+            }
+        del rows, tuples, kinds
+        gc.collect()
+    report.add_table(lists)
+
+    trees = Table(
+        "Pages tree (PageTree): mount to first frame with pages, key to next frame (ms)",
+        ["tree", "pages", "build", "mount", *key_columns, "mounts"],
+        note="build: the Page models and the flattened entries; mount: median of the mounts",
+    )
+    for size in tree_sizes:
+        t0 = time.perf_counter()
+        entries = build_pages(size)
+        build_ms = (time.perf_counter() - t0) * 1000
+        kind = tree_kind(entries)
+        await measure([kind], size, {TREE: 1 if quick else 5}, presses)
+        trees.add(kind.name, len(entries), build_ms, median(kind.mount_ms), *key_cells(kind), len(kind.mount_ms))
+        figures.setdefault(TREE, {})[str(size)] = {
+            "mount": summarize(kind.mount_ms),
+            "keys": {name: summarize(kind.key_ms.get(name, [])) for name in KEYS},
+            "build_pages_ms": round(build_ms, 2),
+        }
+        del entries, kind
+        gc.collect()
+    report.add_table(trees)
+    report.figures = figures
+
+    growth = Table("How list cost grows (median mount ms, p95 pagedown ms)", ["list", "size", "mount", "pagedown p95"])
+    for name in (VIRTUAL, TABLE, TREE):
+        for size, data in figures.get(name, {}).items():
+            growth.add(name, int(size), data["mount"]["median_ms"], data["keys"]["pagedown"]["p95_ms"])
+    report.note("(the growth table repeats the figures above per size; a curve that bends up shows here)")
+    report.add_table(growth)
+
+    biggest = str(max(list_sizes))
+    virtual = figures[VIRTUAL][biggest]
+    report.add_target(f"virtual list mount, {int(biggest):,} rows", virtual["mount"]["median_ms"], MOUNT_TARGET_MS)
+    for name in KEYS:
+        report.add_target(
+            f"virtual list {name} p95, {int(biggest):,} rows", virtual["keys"][name]["p95_ms"], KEY_TARGET_MS
+        )
+    tree_size = "2500" if "2500" in figures[TREE] else str(max(tree_sizes))
+    tree = figures[TREE][tree_size]
+    report.add_target(f"pages tree mount, {int(tree_size):,} pages", tree["mount"]["median_ms"], MOUNT_TARGET_MS)
+    worst = max(KEYS, key=lambda k: tree["keys"][k]["p95_ms"] or 0.0)
+    report.add_target(
+        f"pages tree key p95 (worst: {worst}), {int(tree_size):,} pages", tree["keys"][worst]["p95_ms"], KEY_TARGET_MS
+    )
+    return report
+
+
+def run(quick: bool) -> Report:
+    return asyncio.run(run_async(quick))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return standalone(NAME, run, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
