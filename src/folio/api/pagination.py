@@ -36,6 +36,21 @@ def parse_envelope(item_type: Any, data: Any, *, method: str, path: str) -> List
         ) from None
 
 
+def parse_envelope_json(item_type: Any, raw: bytes, *, method: str, path: str) -> ListEnvelope[Any]:
+    """:func:`parse_envelope` straight from the answer's bytes: one pass in pydantic's core, no Python dicts in
+    between (the fastest way to read a page of 1,000 items)."""
+    try:
+        return _envelope_adapter(item_type).validate_json(raw)  # type: ignore[no-any-return]
+    except ValidationError as exc:
+        if any(err["type"] == "json_invalid" for err in exc.errors()[:1]):
+            raise ResponseError("The service's answer was not valid JSON.", method=method, path=path) from None
+        raise ResponseError(
+            "The service sent a list Folio could not read: " + summarize_validation(exc),
+            method=method,
+            path=path,
+        ) from None
+
+
 def summarize_validation(exc: ValidationError, most: int = 3) -> str:
     """Where the shape was wrong, without echoing the (possibly huge, possibly hostile) values."""
     parts = []
@@ -82,10 +97,10 @@ class Paginator(Generic[T]):
             params["limit"] = lim
         if page is not None:
             params["page"] = page
-        data = await self._client.request_json(
+        response = await self._client.request(
             "GET", self.path, params=params, optional=self._optional, probe=self._probe
         )
-        return parse_envelope(self.item_type, data, method="GET", path=self.path)
+        return parse_envelope_json(self.item_type, response.content, method="GET", path=self.path)
 
     async def pages(self) -> AsyncIterator[ListEnvelope[T]]:
         seen: set[str] = set()

@@ -118,7 +118,8 @@ class ResourceList(ScrollView, can_focus=True):
         Binding("enter", "select", "Open", id="list.open", tooltip="Open the row under the cursor"),
     ]
 
-    cursor: reactive[int] = reactive(0, always_update=True, init=False)
+    # The cursor repaints only the two rows it leaves and reaches (watch_cursor), not the whole list.
+    cursor: reactive[int] = reactive(0, always_update=True, init=False, repaint=False)
 
     @dataclass
     class Highlighted(Message):
