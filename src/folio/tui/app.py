@@ -131,6 +131,7 @@ class FolioApp(App[None]):
         self.restore = restore
         """Reopen the screens of the last session when it did not end with a quit (the CLI sets it)."""
         self._signals: list[int] = []
+        self._offline_was: str | None = None
         self.refresh_settings = refresh or RefreshSettings(interval=0)
         self.services = services
         self.organization = organization
@@ -155,6 +156,7 @@ class FolioApp(App[None]):
         client = getattr(self.services, "client", None)
         if client is not None:
             client.on_offline_change = self._offline_changed
+            self._offline_was = client.offline_reason
             self._draw_offline(client.offline_reason)
             self.run_worker(self._who_am_i(), group="who-am-i", exit_on_error=False)
             self.set_interval(PROBE_EVERY, self._probe_online)
@@ -170,6 +172,8 @@ class FolioApp(App[None]):
     # -- offline, and refreshing by itself ------------------------------------------------------------------
 
     def _offline_changed(self, reason: str | None) -> None:
+        """The client went offline (``asked``, ``network``) or back online: say so; back from a dropped link, send
+        what waits in the outbox."""
         self._draw_offline(reason)
         if reason == "network":
             self.notify(
@@ -179,9 +183,10 @@ class FolioApp(App[None]):
                 severity="warning",
                 timeout=8,
             )
-        elif reason is None:
+        elif reason is None and self._offline_was == "network":
             self.notify("The service answers again: back online.", title="Online", timeout=4)
             self.run_worker(self._send_outbox(), group="outbox-flush", exit_on_error=False)
+        self._offline_was = reason
 
     def _draw_offline(self, reason: str | None) -> None:
         self.title = "Folio" if reason is None else "Folio [offline: read-only]"
@@ -196,10 +201,14 @@ class FolioApp(App[None]):
         await self._send_outbox()  # what an earlier run queued goes out now
 
     async def _send_outbox(self) -> None:
+        if getattr(self.services, "local", None) is None:
+            return
+        outbox = self.services.outbox
+        if outbox is None or not outbox.waiting():
+            return  # the usual case: nothing to send, and the outbox's screen code is not even imported
         from folio.tui.modals.outbox import flush_outbox
 
-        if getattr(self.services, "local", None) is not None:
-            await flush_outbox(self, self.services)
+        await flush_outbox(self, self.services)
 
     def action_outbox(self) -> None:
         """``ctrl+o``: the writes made offline, waiting or stuck."""
