@@ -198,6 +198,9 @@ class FolioApp(App[None]):
             await self.services.me()
         except Exception:
             return
+        local = getattr(self.services, "local", None)
+        for problem in local.problems if local is not None else []:
+            self.notify(problem, title="Local data", severity="warning", timeout=10, markup=False)
         await self._send_outbox()  # what an earlier run queued goes out now
 
     async def _send_outbox(self) -> None:
