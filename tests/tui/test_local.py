@@ -267,3 +267,17 @@ async def test_a_restart_puts_back_the_tab_the_filter_and_the_row(machine: Machi
         assert app.screen.query_one(TabbedContent).active == "spaces"
         assert browser.filter_input.value == "re"
         assert browser.list.highlighted is not None and browser.list.highlighted.key == row.key
+
+
+async def test_a_corrupt_cache_is_moved_aside_said_and_the_app_runs(machine: Machine, state: SandboxState) -> None:
+    async with machine.run() as (app, pilot):
+        pass
+    files = list((machine.home / "cache").glob("responses-*.sqlite3"))
+    assert len(files) == 1
+    files[0].write_bytes(b"this is not a database, it was a disk hiccup" * 100)
+    async with machine.run() as (app, pilot):
+        await settle(pilot)
+        messages = " ".join(str(n.message) for n in app._notifications)
+        assert "moved" in messages.lower() or "corrupt" in messages.lower() or "damaged" in messages.lower(), messages
+        assert app.is_running and state.orgs[targets_of(state)["org"]]["title"][:10] in frame_text(app.screen)
+    assert list((machine.home / "cache").glob("responses-*.corrupt-*")), "the damaged file is kept aside"
