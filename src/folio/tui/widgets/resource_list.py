@@ -342,6 +342,12 @@ class ResourceBrowser(Vertical):
 
     # -- data ---------------------------------------------------------------------------------------------
 
+    @property
+    def alive(self) -> bool:
+        """False once the browser is being taken down (a load that ends after its screen closed has nowhere to
+        put its rows)."""
+        return self.is_attached and bool(self.query(ResourceList))
+
     def restore(self, cursor: str | None, query: str) -> None:
         """Put back a saved filter now and the cursor on row ``cursor`` as soon as that row is loaded."""
         self._pending_cursor = cursor
@@ -358,6 +364,8 @@ class ResourceBrowser(Vertical):
     def set_rows(self, rows: Iterable[Row], *, keep: str | None = None, staged: bool = True) -> None:
         """Replace the rows. While fresh data replaces a paint from cache (``folio.tui.fresh``), the rows are
         kept until the whole list is in, then swapped at once: the cursor and the filter stay."""
+        if not self.alive:
+            return  # the screen was left while this list loaded
         revalidation = fresh.staged() if staged else None
         if revalidation is not None:
             revalidation.stage(self, list(rows), replace=True)
@@ -368,6 +376,8 @@ class ResourceBrowser(Vertical):
         self._draw_status()
 
     def append_rows(self, rows: Iterable[Row]) -> None:
+        if not self.alive:
+            return  # the screen was left while this list loaded
         revalidation = fresh.staged()
         if revalidation is not None:
             revalidation.stage(self, list(rows), replace=False)
@@ -379,6 +389,8 @@ class ResourceBrowser(Vertical):
 
     def set_loading(self, loading: bool = True) -> None:
         """Show the loading indicator while the first page loads (rows already shown stay)."""
+        if not self.alive:
+            return  # the screen was left while this list loaded
         self.list.loading = loading and not self.list.rows
         self._status = Content("Loading…") if loading else None
         self.query_one(".resource-browser--status", Static).remove_class("-error")
@@ -386,6 +398,8 @@ class ResourceBrowser(Vertical):
 
     def set_error(self, message: Content | None) -> None:
         """Say what failed (None clears it); rows already shown stay."""
+        if not self.alive:
+            return  # the screen was left while this list loaded
         self.list.loading = False
         self._status = message
         status = self.query_one(".resource-browser--status", Static)
