@@ -82,14 +82,16 @@ async def _measure(url: str, org: str, rounds: int, home: Path) -> tuple[dict[st
         async def from_cache() -> float:
             screen = OrganizationScreen(cached, org)
             took = await _first_rows(app, screen)
-            app.pop_screen()  # leaving cancels the revalidation still under way
+            await app.workers.wait_for_complete()  # the revalidation ends before the next round
+            app.pop_screen()
             await pilot.pause()
             return took
 
         async def from_network() -> float:
             screen = OrganizationScreen(plain, org)
             took = await _first_rows(app, screen)
-            app.pop_screen()  # the first page is what the frame needs; the rest is cancelled
+            await app.workers.wait_for_complete()
+            app.pop_screen()
             await pilot.pause()
             return took
 
