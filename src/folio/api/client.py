@@ -184,6 +184,9 @@ class GitBookClient:
                 raise errors.Offline(method=method, path=path)
             cached = self._cached_response(key, method, path)
             if cached is not None:
+                # A cached answer needs no wait, so a load of many cached pages would run to its end before the
+                # screen could paint its first page: let the event loop draw between answers.
+                await asyncio.sleep(0)
                 return cached
             if self.offline_reason:
                 raise errors.Offline("Folio is offline and this was not seen before.", method=method, path=path)
