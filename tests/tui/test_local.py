@@ -5,6 +5,7 @@ restart, a hang-up keeps the draft and the session, and a restart after it reope
 from __future__ import annotations
 
 import os
+import time
 import signal
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -281,3 +282,24 @@ async def test_a_corrupt_cache_is_moved_aside_said_and_the_app_runs(machine: Mac
         assert "moved" in messages.lower() or "corrupt" in messages.lower() or "damaged" in messages.lower(), messages
         assert app.is_running and state.orgs[targets_of(state)["org"]]["title"][:10] in frame_text(app.screen)
     assert list((machine.home / "cache").glob("responses-*.corrupt-*")), "the damaged file is kept aside"
+
+
+async def test_refreshing_by_itself_reloads_the_screen_in_view_unless_the_rate_limit_is_spent(
+    machine: Machine, state: SandboxState
+) -> None:
+    from folio.config.settings import RefreshSettings
+
+    def start(services: Services) -> Callable[[], Screen[Any]] | None:
+        return opener("organization", services, state)
+
+    async with machine.run(start, refresh=RefreshSettings(interval=60.0)) as (app, pilot):
+        client = app.services.client
+        sent = len(machine.link.sent)
+        client.quiet_until = time.time() + 600  # the service said its rate limit is spent
+        app._refresh_by_itself()
+        await settle(pilot)
+        assert len(machine.link.sent) == sent, "nothing went out while the rate limit is spent"
+        client.quiet_until = 0.0
+        app._refresh_by_itself()
+        await settle(pilot)
+        assert any(path.startswith("/orgs/") for _, path in machine.link.sent[sent:]), "the screen in view reloaded"
