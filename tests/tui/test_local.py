@@ -5,8 +5,8 @@ restart, a hang-up keeps the draft and the session, and a restart after it reope
 from __future__ import annotations
 
 import os
-import time
 import signal
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
