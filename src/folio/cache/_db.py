@@ -18,11 +18,13 @@ import json
 import os
 import re
 import sqlite3
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from types import TracebackType
+from typing import Any, Self
 
 __all__ = [
     "NO_WAL_ENV",
@@ -291,3 +293,24 @@ def read_json(path: Path) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+
+
+class Store:
+    """What both stores share: one connection (None once closed or never opened) behind a lock, closed by
+    :meth:`close` or by leaving a ``with`` block."""
+
+    _conn: sqlite3.Connection | None
+    _lock: threading.RLock
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.close()
+                self._conn = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()

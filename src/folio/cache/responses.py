@@ -17,9 +17,8 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from types import TracebackType
 
-from folio.cache._db import Opened, is_damaged, is_full, open_database, reason, safe_name
+from folio.cache._db import Opened, Store, is_damaged, is_full, open_database, reason, safe_name
 from folio.cache._schema import (
     RESPONSES_DELETE_PATH,
     RESPONSES_DELETE_RANGE,
@@ -42,7 +41,7 @@ def _after(prefix: str) -> str:
     return prefix[:-1] + chr(ord(prefix[-1]) + 1)
 
 
-class ResponseCache:
+class ResponseCache(Store):
     """The response cache of one account. Safe to share between threads (one lock around the connection)."""
 
     def __init__(
@@ -233,19 +232,6 @@ class ResponseCache:
                 conn.execute("VACUUM")
             except sqlite3.Error as error:
                 self._failed(error)
-
-    def close(self) -> None:
-        with self._lock:
-            if self._conn is not None:
-                with contextlib.suppress(sqlite3.Error):
-                    self._conn.close()
-                self._conn = None
-
-    def __enter__(self) -> ResponseCache:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"ResponseCache({str(self._path)!r}, enabled={self.enabled})"

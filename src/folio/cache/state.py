@@ -11,7 +11,6 @@ and the session then live in memory until Folio quits, and :attr:`LocalState.pro
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sqlite3
 import threading
@@ -19,10 +18,9 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from types import TracebackType
 from typing import Any, cast, get_args
 
-from folio.cache._db import Opened, open_database, reason, safe_name
+from folio.cache._db import Opened, Store, open_database, reason, safe_name
 from folio.cache._fallback import DraftsFile
 from folio.cache._schema import STATE_SCHEMA, STATE_VERSION, UPSERT_DRAFT
 from folio.cache.records import Draft, OutboxItem, OutboxState, StateInfo
@@ -31,7 +29,7 @@ from folio.config.paths import paths
 __all__ = ["Draft", "LocalState", "OutboxItem", "OutboxState", "StateInfo"]
 
 
-class LocalState:
+class LocalState(Store):
     """Drafts, outbox and session of one account. Safe to share between threads."""
 
     def __init__(self, path: Path, opened: Opened, *, clock: Callable[[], float] = time.time) -> None:
@@ -255,19 +253,6 @@ class LocalState:
                 fallback=self._file.path if self._file.drafts else None,
                 problem=self._problem,
             )
-
-    def close(self) -> None:
-        with self._lock:
-            if self._conn is not None:
-                with contextlib.suppress(sqlite3.Error):
-                    self._conn.close()
-                self._conn = None
-
-    def __enter__(self) -> LocalState:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"LocalState({str(self._path)!r}, enabled={self.enabled})"
