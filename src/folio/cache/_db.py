@@ -296,11 +296,27 @@ def read_json(path: Path) -> Any:
 
 
 class Store:
-    """What both stores share: one connection (None once closed or never opened) behind a lock, closed by
-    :meth:`close` or by leaving a ``with`` block."""
+    """What both stores share: one connection (None once closed or never opened) behind a lock, its file, what
+    went wrong with it, and closing by :meth:`close` or by leaving a ``with`` block."""
 
     _conn: sqlite3.Connection | None
     _lock: threading.RLock
+    _path: Path
+    _problem: str | None
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    @property
+    def problem(self) -> str | None:
+        """Why the store is disabled, was rebuilt, or dropped a write; ``None`` when all is well."""
+        return self._problem
+
+    @property
+    def enabled(self) -> bool:
+        """The database is in use."""
+        return self._conn is not None
 
     def close(self) -> None:
         with self._lock:

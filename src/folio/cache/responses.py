@@ -93,19 +93,6 @@ class ResponseCache(Store):
         )
         return cls(path, opened, max_bytes=max_bytes, entry_cap=entry_cap, clock=clock)
 
-    @property
-    def path(self) -> Path:
-        return self._path
-
-    @property
-    def problem(self) -> str | None:
-        """Why the cache is disabled, was rebuilt, or dropped a write; ``None`` when all is well."""
-        return self._problem
-
-    @property
-    def enabled(self) -> bool:
-        return self._conn is not None
-
     def get(self, key: str) -> CachedResponse | None:
         """The stored body for ``key``, or ``None``; a hit counts as a use (for eviction)."""
         with self._lock:

@@ -71,19 +71,6 @@ class LocalState(Store):
         state._adopt_drafts_file()
         return state
 
-    @property
-    def path(self) -> Path:
-        return self._path
-
-    @property
-    def problem(self) -> str | None:
-        return self._problem
-
-    @property
-    def enabled(self) -> bool:
-        """The database is in use (when not, drafts still persist, in the JSON file)."""
-        return self._conn is not None
-
     # Drafts
 
     def save_draft(self, key: str, text: str, *, where: str = "") -> None:
