@@ -132,6 +132,7 @@ class FolioApp(App[None]):
         """Reopen the screens of the last session when it did not end with a quit (the CLI sets it)."""
         self._signals: list[int] = []
         self._offline_was: str | None = None
+        self._saved_session: dict[str, Any] | None = None
         self.refresh_settings = refresh or RefreshSettings(interval=0)
         self.services = services
         self.organization = organization
@@ -389,9 +390,13 @@ class FolioApp(App[None]):
         if state is None:
             return
         try:
-            state.save_session(session.snapshot(list(self.screen_stack)))
+            snapshot = session.snapshot(list(self.screen_stack))
         except Exception:  # a screen mid-change; the next save gets it
-            log.debug("the session could not be saved", exc_info=True)
+            log.debug("the session could not be read", exc_info=True)
+            return
+        if snapshot != self._saved_session:  # the timer comes round every 10 s: write only what changed
+            state.save_session(snapshot)
+            self._saved_session = snapshot
 
     def _restore_session(self) -> bool:
         state = self._local_state()
