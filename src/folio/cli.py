@@ -116,8 +116,33 @@ def build_parser() -> argparse.ArgumentParser:
 # -- entry point ---------------------------------------------------------------------------------
 
 
+def _skip_httpx_cli() -> None:
+    """Keep ``import httpx`` from importing httpx's own command-line client.
+
+    httpx imports ``httpx._main`` (click, pygments lexers, rich.syntax and rich.progress: ~45 ms) whenever click is
+    installed, which it is, as uvicorn's dependency. Folio never runs that client, so the command puts a module in
+    its place that loads the real one only if something calls it. Done here, at the entry point, not in a layer:
+    code that imports Folio as a library keeps httpx as it is.
+    """
+    if "httpx" in sys.modules or "httpx._main" in sys.modules:
+        return
+    import types
+
+    def main() -> None:  # pragma: no cover - nobody runs httpx's CLI through Folio
+        del sys.modules["httpx._main"]
+        from httpx._main import main as real
+
+        real()
+
+    stand_in = types.ModuleType("httpx._main", "httpx's command-line client, loaded when first called (folio.cli).")
+    stand_in.main = main  # type: ignore[attr-defined]
+    sys.modules["httpx._main"] = stand_in
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command != "sandbox":
+        _skip_httpx_cli()
     log: DebugLog | None = None
     try:
         if args.debug:

@@ -57,3 +57,25 @@ def test_folio_help_runs_as_a_program() -> None:
     result = subprocess.run([sys.executable, "-m", "folio", "--help"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0
     assert "--demo" in result.stdout and "auth" in result.stdout and "sandbox" in result.stdout
+
+
+def test_the_command_imports_httpx_without_its_command_line_client() -> None:
+    """httpx imports its own CLI (click, pygments lexers, rich.syntax) when click is installed; `folio` keeps it out
+    of its start-up, and the stand-in still leads to the real client if anything calls it."""
+    loaded = _modules_after(
+        "from folio.cli import _skip_httpx_cli\n"
+        "_skip_httpx_cli()\n"
+        "import httpx\n"
+        "assert callable(httpx.main)\n"
+        "from folio.sandbox import create_app\n"
+        "import folio.api, folio.services\n"
+    )
+    assert "httpx" in loaded and "folio.sandbox" in loaded
+    for heavy in ("click", "pygments.lexers", "rich.syntax", "rich.progress"):
+        assert heavy not in loaded, f"importing httpx through folio loaded {heavy}"
+
+
+def test_without_the_stand_in_httpx_would_load_click() -> None:
+    """The premise of the test above: if httpx stops importing its CLI, the stand-in can go."""
+    loaded = _modules_after("import httpx")
+    assert "click" in loaded

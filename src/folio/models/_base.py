@@ -33,6 +33,7 @@ class Model(BaseModel):
         populate_by_name=True,
         extra="allow",
         protected_namespaces=(),
+        defer_build=True,
     )
 
     def to_wire(self) -> dict[str, Any]:

@@ -25,16 +25,16 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from folio.sandbox.errors import SandboxError
 from folio.sandbox.faults import FaultMiddleware, Faults
-from folio.sandbox.http import SandboxRoute
+from folio.sandbox.http import RouteSpec, SandboxRoute
 from folio.sandbox.state import SandboxState
 
 AREAS = ("orgs", "spaces", "change_requests", "comments", "sites", "openapi", "conversations", "translations")
 PREFIX = "/v1"
 
 
-def all_routes(offer_optional: bool = True) -> list[SandboxRoute]:
+def all_routes(offer_optional: bool = True) -> list[RouteSpec]:
     """Every route of every area, paths as the spec writes them (without ``/v1``)."""
-    out: list[SandboxRoute] = []
+    out: list[RouteSpec] = []
     for area in AREAS:
         module = importlib.import_module(f"folio.sandbox.routes.{area}")
         for r in module.routes:
@@ -115,7 +115,7 @@ def create_app(
         populate(state, scale=scale)
     routes: list[Any] = [SandboxRoute(PREFIX + "/", api_info, methods=["GET"])]
     for r in all_routes(offer_optional):
-        routes.append(SandboxRoute(PREFIX + r.path, r.endpoint, methods=sorted(r.methods or []), optional=r.optional))
+        routes.append(SandboxRoute(PREFIX + r.path, r.endpoint, methods=sorted(r.methods), optional=r.optional))
     app = SandboxApp(
         routes=routes,
         middleware=[Middleware(AuthMiddleware, state=state)],

@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from folio.sandbox.errors import bad_request, conflict, forbidden, not_found
-from folio.sandbox.http import SandboxRoute, current_user, empty, field_str, json_body, ok, query_bool, route, state_of
+from folio.sandbox.http import RouteSpec, current_user, empty, field_str, json_body, ok, query_bool, route, state_of
 from folio.sandbox.paging import paginate
 from folio.sandbox.revisions import clone_pages, find_page, keep_edits, new_revision, three_way
 from folio.sandbox.routes.space_records import RANK, find_space, rank_of
@@ -348,7 +348,7 @@ async def pdf(request: Request) -> Response:
     return ok({"url": f"{state.app_base}/__pdf/spaces/{cr['space']}/change-requests/{cr['id']}.pdf?{query}"})
 
 
-_routes: list[SandboxRoute] = [
+_routes: list[RouteSpec] = [
     list_change_requests,
     list_org_change_requests,
     create_change_request,

@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse, Response
 from folio.sandbox.errors import bad_request, forbidden, not_found
 from folio.sandbox.http import (
     Handler,
-    SandboxRoute,
+    RouteSpec,
     current_user,
     deleted,
     field_str,
@@ -42,7 +42,7 @@ from folio.sandbox.routes.space_records import (
     render_space,
 )
 
-routes: list[SandboxRoute] = []
+routes: list[RouteSpec] = []
 
 
 def _add(method: str, path: str) -> Callable[[Handler], Handler]:

@@ -18,7 +18,7 @@ from starlette.responses import Response
 
 from folio.models.common import Document, document_text
 from folio.sandbox.errors import bad_request, forbidden, not_found
-from folio.sandbox.http import Handler, SandboxRoute, current_user, deleted, json_body, ok, route, state_of
+from folio.sandbox.http import Handler, RouteSpec, current_user, deleted, json_body, ok, route, state_of
 from folio.sandbox.paging import paginate
 from folio.sandbox.revisions import find_page
 from folio.sandbox.routes.people import Counts, render_member
@@ -29,7 +29,7 @@ CR = "/spaces/{spaceId}/change-requests/{changeRequestId}/comments"
 ENTITY_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
 EMOJI_MAX = 50
 
-routes: list[SandboxRoute] = []
+routes: list[RouteSpec] = []
 
 
 def both(method: str, suffix: str = "") -> Callable[[Handler], Handler]:

@@ -18,7 +18,7 @@ from starlette.responses import Response
 from folio.sandbox.errors import bad_request, conflict, not_found
 from folio.sandbox.http import (
     Handler,
-    SandboxRoute,
+    RouteSpec,
     current_user,
     empty,
     json_body,
@@ -63,7 +63,7 @@ TEMPLATES: dict[str, list[tuple[str, str]]] = {
     ],
 }
 
-routes: list[SandboxRoute] = []
+routes: list[RouteSpec] = []
 
 
 def served(method: str, *suffixes: tuple[str, str], optional: bool = False) -> Callable[[Handler], Handler]:

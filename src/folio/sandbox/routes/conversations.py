@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from folio.sandbox.errors import bad_request, forbidden, not_found
-from folio.sandbox.http import SandboxRoute, empty, json_body, ok, route
+from folio.sandbox.http import RouteSpec, empty, json_body, ok, route
 from folio.sandbox.paging import paginate
 from folio.sandbox.routes.openapi import can_edit, org_access
 from folio.sandbox.seed.conversations import IMPACT_RANK, ingest_conversation, validate_ingest
@@ -241,7 +241,7 @@ async def get_issue(request: Request) -> Response:
     return ok(render_issue_entry(state, rec))
 
 
-routes: list[SandboxRoute] = [
+routes: list[RouteSpec] = [
     list_clusters,
     get_cluster,
     update_cluster,

@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from folio.sandbox.errors import bad_request, conflict, forbidden, not_found
-from folio.sandbox.http import SandboxRoute, created, current_user, deleted, json_body, ok, route, state_of
+from folio.sandbox.http import RouteSpec, created, current_user, deleted, json_body, ok, route, state_of
 from folio.sandbox.paging import paginate
 from folio.sandbox.seed.openapi import add_version, new_spec, settle
 from folio.sandbox.state import Record, SandboxState
@@ -280,7 +280,7 @@ async def get_version_content(request: Request) -> Response:
     return ok(render_content(state, org_id, rec, _version(rec, request.path_params["versionId"])))
 
 
-routes: list[SandboxRoute] = [
+routes: list[RouteSpec] = [
     list_specs,
     create_spec,
     get_spec,

@@ -20,7 +20,7 @@ from starlette.responses import Response
 
 from folio.sandbox.errors import bad_request, not_found
 from folio.sandbox.http import (
-    SandboxRoute,
+    RouteSpec,
     created,
     current_user,
     deleted,
@@ -509,7 +509,7 @@ async def search_org(request: Request) -> Response:
     return ok(paginate(request, results))
 
 
-routes: list[SandboxRoute] = [
+routes: list[RouteSpec] = [
     get_user,
     list_orgs,
     get_org,

@@ -16,7 +16,7 @@ from starlette.responses import Response
 from folio.models.common import ROLES
 from folio.sandbox.errors import bad_request, forbidden, not_found
 from folio.sandbox.http import (
-    SandboxRoute,
+    RouteSpec,
     created,
     current_user,
     deleted,
@@ -503,7 +503,7 @@ async def list_member_spaces(request: Request) -> Response:
     )
 
 
-routes: list[SandboxRoute] = [
+routes: list[RouteSpec] = [
     list_member_spaces,
     list_members,
     get_member,

@@ -14,7 +14,7 @@ from starlette.responses import Response
 from folio.models.common import document_text
 from folio.sandbox.errors import bad_request, forbidden, not_found
 from folio.sandbox.http import (
-    SandboxRoute,
+    RouteSpec,
     current_user,
     deleted,
     field_str,
@@ -326,7 +326,7 @@ async def remove_requested(request: Request) -> Response:
     return deleted(existed)
 
 
-routes: list[SandboxRoute] = [
+routes: list[RouteSpec] = [
     changes,
     list_reviews,
     get_review,

@@ -18,7 +18,7 @@ from folio.models.space import EDIT_MODES
 from folio.sandbox.errors import bad_request, forbidden, not_found
 from folio.sandbox.http import (
     Handler,
-    SandboxRoute,
+    RouteSpec,
     current_user,
     deleted,
     field_str,
@@ -53,7 +53,7 @@ from folio.sandbox.state import Record, SandboxState
 
 QUERY_MAX = 512
 
-_own: list[SandboxRoute] = []
+_own: list[RouteSpec] = []
 
 
 def _add(method: str, path: str, *, optional: bool = False) -> Callable[[Handler], Handler]:
@@ -254,4 +254,4 @@ async def search_space(request: Request) -> Response:
     return ok(paginate(request, search(state, space, query.strip())))
 
 
-routes: list[SandboxRoute] = _own + collections.routes + content.routes
+routes: list[RouteSpec] = _own + collections.routes + content.routes

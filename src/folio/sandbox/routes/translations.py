@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from folio.sandbox.errors import bad_request, forbidden, not_found
-from folio.sandbox.http import SandboxRoute, created, deleted, empty, json_body, ok, route
+from folio.sandbox.http import RouteSpec, created, deleted, empty, json_body, ok, route
 from folio.sandbox.paging import paginate
 from folio.sandbox.routes.openapi import can_edit, org_access
 from folio.sandbox.state import Record, SandboxState
@@ -250,7 +250,7 @@ async def run_translation(request: Request) -> Response:
     return empty(204)
 
 
-routes: list[SandboxRoute] = [
+routes: list[RouteSpec] = [
     list_translations,
     create_translation,
     get_translation,
