@@ -17,6 +17,7 @@ alive (installed) so ``-`` puts them back as they were, scroll positions and all
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 from collections.abc import Callable, Mapping
@@ -49,6 +50,8 @@ CRUMB = "\u203a"
 OpenScreen = Callable[[], Screen[Any]]
 SESSION_EVERY = 10.0
 """Seconds between saves of the session (screen changes save it at once)."""
+FIRST_SCREEN_WAIT = 2.0
+"""Seconds the who-am-I request waits for the first screen's list before it goes anyway."""
 PROBE_EVERY = 15.0
 """Seconds between checks that the service answers again, while offline because the network was down."""
 PLURALS = {"organization": "organizations", "space": "spaces", "change-request": "change requests", "site": "sites"}
@@ -143,6 +146,8 @@ class FolioApp(App[None]):
         self.before_jump: list[Screen[Any]] = []
         """The screens above the first one before the last jump (``-`` puts them back); they stay installed."""
         self._kept: set[Screen[Any]] = set()
+        self._first_screen = asyncio.Event()
+        """Set once the first screen has shown what it loaded: requests that can wait, wait for it."""
         self._arriving: list[Screen[Any]] = []
         """The screens a stack change under way is about to push: never let go of those."""
         self.sub_title = services.where
@@ -164,6 +169,7 @@ class FolioApp(App[None]):
         if self.refresh_settings.interval:
             self.set_interval(self.refresh_settings.interval, self._refresh_by_itself)
         if self.start is not None:
+            self._first_screen.set()
             self.push_screen(self.start())
         else:
             self.push_screen(OrganizationsScreen(self.services.browse, initial=self.organization))
@@ -192,8 +198,15 @@ class FolioApp(App[None]):
     def _draw_offline(self, reason: str | None) -> None:
         self.title = "Folio" if reason is None else "Folio [offline: read-only]"
 
+    def first_screen_shown(self) -> None:
+        """The organizations screen has its first answer (or its error) on screen."""
+        self._first_screen.set()
+
     async def _who_am_i(self) -> None:
-        """Ask who is signed in early: it confirms which account's cache and drafts this is."""
+        """Ask who is signed in, once the first screen is drawn (or after FIRST_SCREEN_WAIT s): it confirms which
+        account's cache and drafts this is, and is not worth delaying the organization list for."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._first_screen.wait(), FIRST_SCREEN_WAIT)
         # The screens say what is wrong with the service; the local data waits for a good answer.
         try:
             await self.services.me()

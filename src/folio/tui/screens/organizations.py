@@ -143,6 +143,7 @@ class OrganizationsScreen(Screen[None]):
         try:
             organizations = await self.browse.organizations()
         except Exception as exc:
+            self._first_screen_shown()
             self.table.loading = False
             self.table.clear()
             self.table.display = False
@@ -155,6 +156,13 @@ class OrganizationsScreen(Screen[None]):
             return
         self.table.loading = False
         self._show(organizations)
+        self._first_screen_shown()
+
+    def _first_screen_shown(self) -> None:
+        """Tell the app the first screen has its answer (the app waits for it before less urgent requests)."""
+        shown = getattr(self.app, "first_screen_shown", None)
+        if callable(shown):
+            shown()
 
     def _show(self, organizations: list[Organization]) -> None:
         self.organizations = organizations
