@@ -74,8 +74,8 @@ class ChangeRequest(Model):
     conversations_issues_cluster: str | None = None
     site_topic: dict[str, Json] | None = None
     styleguide: dict[str, Json] | None = None
-    links: list[Json] = Field(default_factory=list)
-    imports: list[Json] = Field(default_factory=list)
+    links: list[Json] = []
+    imports: list[Json] = []
     urls: Urls | None = None
 
     @property
@@ -181,9 +181,9 @@ class SemanticChange(Model):
     type: OpenEnum
     page: ChangedPage | None = None
     file: ChangedFile | None = None
-    attributes: dict[str, ChangeAttribute] = Field(default_factory=dict)
+    attributes: dict[str, ChangeAttribute] = {}
     parent: MovedParents | None = None
-    variables: dict[str, ChangeAttribute] = Field(default_factory=dict)
+    variables: dict[str, ChangeAttribute] = {}
     reusable_content: dict[str, Json] | None = None
     tag: dict[str, Json] | None = None
 
@@ -206,7 +206,7 @@ class ChangeRequestChanges(Model):
     """The answer of the change list: the changes, how many more were left out, and for a merge revision the
     change request it came from."""
 
-    changes: list[SemanticChange] = Field(default_factory=list)
+    changes: list[SemanticChange] = []
     more: int | None = None
     merged_from: ChangeRequest | None = None
 
@@ -273,4 +273,4 @@ class RequestedReviewer(Model):
 class RequestReviewersResult(Model):
     """The answer of a review request: the requests that were sent."""
 
-    users: list[RequestedReviewer] = Field(default_factory=list)
+    users: list[RequestedReviewer] = []

@@ -48,7 +48,7 @@ class EmojiReaction(Model):
 
     emoji: str
     count: int = 0
-    users: list[ReactionUser] = Field(default_factory=list)
+    users: list[ReactionUser] = []
 
     def by(self, user_id: str) -> bool:
         """Whether that user is among those who reacted."""
@@ -103,7 +103,7 @@ class _Posted(Model):
     posted_by: User | None = None
     posted_at: Timestamp | None = None
     edited_at: Timestamp | None = None
-    reactions: list[EmojiReaction] = Field(default_factory=list)
+    reactions: list[EmojiReaction] = []
     body: Body = Field(default_factory=Body)
     urls: Urls | None = None
     permissions: CommentPermissions = Field(default_factory=CommentPermissions)
@@ -128,7 +128,7 @@ class Comment(_Posted):
 
     object: str = "comment"
     replies: int = 0
-    repliers: list[UserContributor] = Field(default_factory=list)
+    repliers: list[UserContributor] = []
     target: CommentTarget = Field(default_factory=CommentTarget)
     status: CommentStatus = "open"
     resolved_at: Timestamp | None = None

@@ -45,7 +45,7 @@ class ListEnvelope(Model, Generic[T]):
 
     next: NextPage | None = None
     count: int | None = None
-    items: list[T] = Field(default_factory=list)
+    items: list[T] = []
 
     @property
     def next_page(self) -> str | None:
@@ -94,9 +94,9 @@ class Block(Model):
     object: str = "block"
     type: OpenEnum = "paragraph"
     key: str | None = None
-    nodes: list[Json] = Field(default_factory=list)
+    nodes: list[Json] = []
     is_void: bool | None = None
-    data: dict[str, Json] = Field(default_factory=dict)
+    data: dict[str, Json] = {}
 
 
 class DocumentMeta(Model):
@@ -107,8 +107,8 @@ class Document(Model):
     """A rich-text document (``object`` = ``document``)."""
 
     object: str = "document"
-    data: dict[str, Json] = Field(default_factory=dict)
-    nodes: list[Json] = Field(default_factory=list)
+    data: dict[str, Json] = {}
+    nodes: list[Json] = []
     meta: DocumentMeta | None = None
 
     def plain_text(self) -> str:
@@ -255,13 +255,13 @@ class PageCover(Model):
 
 class PageMetaLinks(Model):
     canonical: ContentRef | None = None
-    alternates: list[ContentRef] = Field(default_factory=list)
+    alternates: list[ContentRef] = []
 
 
 class PageComputed(Model):
     type: OpenEnum
-    dependencies: dict[str, Json] = Field(default_factory=dict)
-    props: dict[str, Json] = Field(default_factory=dict)
+    dependencies: dict[str, Json] = {}
+    props: dict[str, Json] = {}
 
 
 class Page(Model):
@@ -282,11 +282,11 @@ class Page(Model):
     slug: str | None = None
     path: str | None = None
     description: str | None = None
-    pages: list[Page] = Field(default_factory=list)
+    pages: list[Page] = []
     git: GitInfo | None = None
     layout: PageLayout | None = None
     cover: PageCover | None = None
-    variables: dict[str, str] = Field(default_factory=dict)
+    variables: dict[str, str] = {}
     hidden: bool | None = None
     no_index: bool | None = None
     no_robots_index: bool | None = None
@@ -307,7 +307,7 @@ class Page(Model):
 class PagesList(Model):
     """The body of the ``content/pages`` reads: ``{pages: [Page]}``."""
 
-    pages: list[Page] = Field(default_factory=list)
+    pages: list[Page] = []
 
     def walk(self) -> list[Page]:
         out: list[Page] = []
@@ -343,11 +343,11 @@ class Revision(Model):
     object: str = "revision"
     id: str
     type: RevisionType = "edits"
-    parents: list[str] = Field(default_factory=list)
-    pages: list[Page] = Field(default_factory=list)
-    files: list[File] = Field(default_factory=list)
-    reusable_contents: list[ReusableContent] = Field(default_factory=list)
-    variables: dict[str, str] = Field(default_factory=dict)
+    parents: list[str] = []
+    pages: list[Page] = []
+    files: list[File] = []
+    reusable_contents: list[ReusableContent] = []
+    variables: dict[str, str] = {}
     created_at: Timestamp | None = None
     git: RevisionGit | None = None
     urls: Urls | None = None

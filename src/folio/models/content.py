@@ -52,7 +52,7 @@ class ContentLink(Model):
     status: OpenEnum = "ok"  # known: LINK_STATUSES
     relation: OpenEnum | None = None  # known: reference
     target_reference: ContentRef | None = None
-    location_references: list[ContentRef] = Field(default_factory=list)
+    location_references: list[ContentRef] = []
 
     @property
     def broken(self) -> bool:
@@ -101,7 +101,7 @@ class BacklinkRecord(Model):
 class TemplateParams(Model):
     """A template's parameters: files the template uses, by key."""
 
-    content_refs: dict[str, ContentRefFile] = Field(default_factory=dict)
+    content_refs: dict[str, ContentRefFile] = {}
 
 
 class TemplateRequest(Model):

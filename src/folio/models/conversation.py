@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
-
 from folio.models._base import Json, Model, OpenEnum, Timestamp
 from folio.models.common import Document, Urls, document_text
 
@@ -63,8 +61,8 @@ class IssuesCluster(Model):
     summary: Document | None = None
     muted: bool = False
     impact: Impact | None = None
-    weekly_pulse: list[float] = Field(default_factory=list)
-    sources: dict[str, float] = Field(default_factory=dict)
+    weekly_pulse: list[float] = []
+    sources: dict[str, float] = {}
     stats: ClusterStats | None = None
     urls: Urls | None = None
 
@@ -134,7 +132,7 @@ class ConversationMetadata(Model):
     """Where a conversation happened (``url``), its ``attributes`` and when it started."""
 
     url: str | None = None
-    attributes: dict[str, str] = Field(default_factory=dict)
+    attributes: dict[str, str] = {}
     created_at: Timestamp | None = None
 
 
@@ -142,5 +140,5 @@ class ConversationDetail(Model):
     """One conversation with its parts and metadata."""
 
     conversation: Conversation
-    parts: list[ConversationPart] = Field(default_factory=list)
+    parts: list[ConversationPart] = []
     metadata: ConversationMetadata | None = None

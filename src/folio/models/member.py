@@ -157,7 +157,7 @@ class SsoLogin(Model):
 class SsoLogins(Model):
     """The body of ``GET /orgs/{id}/sso``: ``{items: [...]}``, not paged."""
 
-    items: list[SsoLogin] = Field(default_factory=list)
+    items: list[SsoLogin] = []
 
 
 class SubdomainTarget(Model):

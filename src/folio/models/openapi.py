@@ -65,7 +65,7 @@ class OpenAPISpec(Model):
     last_version: str | None = None
     last_processed_at: Timestamp | None = None
     last_process_error_code: OpenAPIProcessErrorCode | None = None
-    last_processed_errors: list[OpenAPIProcessError] = Field(default_factory=list)
+    last_processed_errors: list[OpenAPIProcessError] = []
     last_processed_error_count: int | None = None
     permissions: OpenAPISpecPermissions | None = None
     urls: Urls | None = None
@@ -112,7 +112,7 @@ class OpenAPISpecContent(Model):
     ``urls.public`` for public specs). Both are read; :attr:`source_url` gives whichever came.
     """
 
-    filesystem: dict[str, Json] = Field(default_factory=dict)
+    filesystem: dict[str, Json] = {}
     url: str | None = None
     urls: OpenAPISpecContentUrls | None = None
 

@@ -77,7 +77,7 @@ class MergeRule(Model):
     """One merge rule: its name, and the users it names (or the expression of a ``custom`` rule)."""
 
     rule: OpenEnum
-    users: list[str] = Field(default_factory=list)
+    users: list[str] = []
     expression: str | None = None
     message: str | None = None
 
@@ -86,7 +86,7 @@ class MergeRules(Model):
     """``{type: inherit}``, ``{type: none}`` or ``{type: rules, rules: [...]}``."""
 
     type: OpenEnum = "rules"
-    rules: list[MergeRule] = Field(default_factory=list)
+    rules: list[MergeRule] = []
 
 
 class DefaultContent(Model):
@@ -102,8 +102,8 @@ class PricePair(Model):
 
 
 class Pricing(Model):
-    members: dict[str, PricePair] = Field(default_factory=dict)
-    sites: dict[str, PricePair] = Field(default_factory=dict)
+    members: dict[str, PricePair] = {}
+    sites: dict[str, PricePair] = {}
 
 
 class UsageAddon(Model):
@@ -119,7 +119,7 @@ class Billing(Model):
     can_checkout: bool | None = None
     is_scheduled_to_cancel: bool | None = None
     pricing: Pricing | None = None
-    usage_addons: dict[str, UsageAddon] = Field(default_factory=dict)
+    usage_addons: dict[str, UsageAddon] = {}
     min_users: float | None = None
     max_users: float | None = None
     paid_members: float | None = None
@@ -169,7 +169,7 @@ class Organization(Model):
     id: str
     title: str = ""
     created_at: Timestamp | None = None
-    email_domains: list[str] = Field(default_factory=list)
+    email_domains: list[str] = []
     hostname: str | None = None
     type: OpenEnum = "business"
     use_case: OpenEnum | None = None

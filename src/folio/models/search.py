@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from folio.models._base import Model
 from folio.models.common import Urls
 
@@ -25,12 +23,12 @@ class SearchPageResult(Model):
     id: str
     title: str = ""
     path: str | None = None
-    sections: list[SearchSection] = Field(default_factory=list)
-    ancestors: list[SearchAncestor] = Field(default_factory=list)
+    sections: list[SearchSection] = []
+    ancestors: list[SearchAncestor] = []
     urls: Urls | None = None
 
 
 class SearchSpaceResult(Model):
     id: str
     title: str = ""
-    pages: list[SearchPageResult] = Field(default_factory=list)
+    pages: list[SearchPageResult] = []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import field_validator
 
 from folio.models._base import Json, Model, OpenEnum, Timestamp
 from folio.models.common import Urls
@@ -148,7 +148,7 @@ class SiteFeature(Model):
     id: OpenEnum
     plan: OpenEnum | None = None
     frozen: bool = False
-    customizations: list[OpenEnum] = Field(default_factory=list)
+    customizations: list[OpenEnum] = []
 
 
 class SitePermissions(Model):
@@ -192,7 +192,7 @@ class Site(Model):
     adaptive_content: SiteAdaptiveContent | None = None
     ads: SiteAds | None = None
     agents_context: AgentsContext | None = None
-    features: list[SiteFeature] = Field(default_factory=list)
+    features: list[SiteFeature] = []
     urls: SiteUrls | None = None
 
     @field_validator("icon", mode="before")
@@ -221,7 +221,7 @@ class SiteAdaptiveSchema(Model):
     """The schema of a site's visitor claims (``object`` = ``site-adaptive-schema``)."""
 
     object: str = "site-adaptive-schema"
-    json_schema: dict[str, Json] = Field(default_factory=dict)
+    json_schema: dict[str, Json] = {}
     updated_at: Timestamp | None = None
 
     def claims(self) -> list[str]:
@@ -244,7 +244,7 @@ class TemplateCondition(Model):
 
 
 class TemplateConditions(Model):
-    items: list[TemplateCondition] = Field(default_factory=list)
+    items: list[TemplateCondition] = []
 
 
 _DRAFT_07 = "http://json-schema.org/draft-07/schema#"

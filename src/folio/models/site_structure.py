@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
-from pydantic import Discriminator, Field, Tag
+from pydantic import Discriminator, Tag
 
 from folio.models._base import Json, Model
 from folio.models.common import Urls
@@ -87,7 +87,7 @@ class SiteSection(Model):
     condition: str | None = None
     section_group: str | None = None
     icon: str | None = None
-    site_spaces: list[SiteSpace] = Field(default_factory=list)
+    site_spaces: list[SiteSpace] = []
     urls: Urls | None = None
 
 
@@ -137,8 +137,8 @@ class SiteSectionGroup(Model):
     section_group: str | None = None
     icon: str | None = None
     draft: bool = False
-    children: list[_Child] = Field(default_factory=list)
-    sections: list[SiteSection | str] = Field(default_factory=list)
+    children: list[_Child] = []
+    sections: list[SiteSection | str] = []
 
     def walk(self) -> Iterator[Any]:
         """Every item under this group, depth first (not the group itself)."""
@@ -171,7 +171,7 @@ class SiteSectionsStructure(Model):
     """The structure of a site with sections: sections, groups and links at the root, groups nesting."""
 
     type: Literal["sections"] = "sections"
-    structure: list[SiteStructureItem] = Field(default_factory=list)
+    structure: list[SiteStructureItem] = []
 
     def walk(self) -> Iterator[Any]:
         """Every item, depth first, in the site's order."""
@@ -197,7 +197,7 @@ class SiteSpacesStructure(Model):
     """The structure of a site without sections: its site spaces, in order."""
 
     type: Literal["siteSpaces"] = "siteSpaces"
-    structure: list[SiteSpace] = Field(default_factory=list)
+    structure: list[SiteSpace] = []
 
     def walk(self) -> Iterator[Any]:
         return iter(self.structure)
@@ -245,4 +245,4 @@ class PublishedSite(Model):
     site: Site
     structure: SiteStructure
     customizations: dict[str, Json] | None = None
-    scripts: list[Json] = Field(default_factory=list)
+    scripts: list[Json] = []
