@@ -9,7 +9,7 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import Route, compile_path
 
 from folio.sandbox.errors import bad_request, not_found
 from folio.sandbox.state import Record, SandboxState
@@ -25,8 +25,20 @@ class SandboxRoute(Route):
     """
 
     def __init__(self, path: str, endpoint: Handler, *, methods: list[str], optional: bool = False) -> None:
-        super().__init__(path, endpoint, methods=methods)
+        # Starlette compiles the path pattern here (~0.25 ms each, ~160 routes); the sandbox compiles a route's
+        # pattern the first time a request is matched against it, so ``folio --demo`` does not pay for all of
+        # them before its first frame. "/" compiles once (re caches it); the real path replaces it below.
+        super().__init__("/", endpoint, methods=methods)
+        self.path = path
+        del self.path_regex, self.path_format, self.param_convertors
         self.optional = optional
+
+    def __getattr__(self, name: str) -> Any:
+        """Compile the path on first use of ``path_regex``, ``path_format`` or ``param_convertors``."""
+        if name in {"path_regex", "path_format", "param_convertors"}:
+            self.path_regex, self.path_format, self.param_convertors = compile_path(self.path)
+            return getattr(self, name)
+        raise AttributeError(name)
 
 
 @dataclass(frozen=True, slots=True)
