@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from folio.api import GitBookClient, RetryPolicy, Token, errors
-from folio.models.space import ContentPointer, Space
+from folio.models.space import ContentPointer, Space, SpaceSummary
 from folio.sandbox import SandboxState, SandboxTransport, create_app
 from folio.sandbox.seed.content import MISSING_PAGE
 from tests.conftest import SANDBOX_URL, TOKEN
@@ -50,6 +50,22 @@ async def test_list_org_spaces_leaves_deleted_out(client: GitBookClient, state: 
     assert all(isinstance(s, Space) and s.permissions is not None for s in spaces)
     with pytest.raises(errors.NotFound):
         await client.spaces.list("no-such-org").collect()
+
+
+async def test_space_summaries_read_what_a_row_shows_and_skip_the_rest(
+    client: GitBookClient, state: SandboxState
+) -> None:
+    full = await client.spaces.list(state.demo_org).collect()
+    rows = await client.spaces.summaries(state.demo_org, limit=5).collect()
+    assert [s.id for s in rows] == [s.id for s in full]
+    assert all(type(s) is SpaceSummary for s in rows)
+    for row, space in zip(rows, full, strict=True):
+        assert row.model_dump() == space.model_dump(include=set(SpaceSummary.model_fields))
+        assert row.model_extra is None and not hasattr(row, "permissions")
+    opened = rows[0].change_requests_open  # the count a row shows is the full space's count
+    assert opened == (await client.spaces.get(rows[0].id)).change_requests_open
+    with pytest.raises(errors.NotFound):
+        await client.spaces.summaries("no-such-org").collect()
 
 
 async def test_space_counts_and_permissions(client: GitBookClient, state: SandboxState) -> None:

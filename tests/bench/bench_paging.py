@@ -5,9 +5,14 @@
 Starts ``folio sandbox serve --scale 10000`` in a child process (its big organization holds 10,012 spaces of
 about 770 bytes each) and pages them at ``limit=1000``, the sides interleaved round by round:
 
-    folio client                ``client.spaces.list(org, limit=1000).pages()``, the product's path
-    folio client, gc paused     the same with the garbage collector off (what the collector costs)
-    httpx + validate_json       raw ``httpx.AsyncClient`` + ``TypeAdapter(ListEnvelope[Space]).validate_json``
+    folio client                ``client.spaces.summaries(org, limit=1000).pages()``, the product's path for a
+                                list: each space read as a ``SpaceSummary`` (the fields a row shows; the rest
+                                skipped while reading), the collector paused while a page is read
+    folio client, gc paused     the same with the garbage collector off for the whole paging
+    folio client, full Space    ``client.spaces.list(...)``: every field of every space (what opening one reads)
+    httpx + validate_json       raw ``httpx.AsyncClient`` + ``TypeAdapter(ListEnvelope[SpaceSummary])
+                                .validate_json``: the same validation as the client's list path
+    httpx + validate (full)     the same with ``ListEnvelope[Space]``
     httpx + json.loads          raw httpx, JSON parsed into dicts, nothing validated
     httpx bytes only            raw httpx, the body read and not parsed (the cursors were learned beforehand)
     @gitbook/api (node)         the official TypeScript client in a long-lived node process (tests/bench/node),
@@ -45,7 +50,7 @@ from pydantic import TypeAdapter
 
 from folio.api import GitBookClient, Token
 from folio.models.common import ListEnvelope
-from folio.models.space import Space
+from folio.models.space import Space, SpaceSummary
 from tests.bench.common import (
     BENCH_TOKEN,
     Report,
@@ -64,10 +69,12 @@ from tests.bench.node_client import NodeClient, ensure_node_client
 NAME = "paging"
 TARGET_VS_HTTPX = 1.2
 TARGET_VS_TS = 1.0
-FOLIO, FOLIO_NO_GC, VALIDATE, JSON_ONLY, BYTES, NODE = (
+FOLIO, FOLIO_NO_GC, FOLIO_FULL, VALIDATE, VALIDATE_FULL, JSON_ONLY, BYTES, NODE = (
     "folio client",
     "folio client, gc paused",
+    "folio client, full Space",
     "httpx + validate_json",
+    "httpx + validate (full)",
     "httpx + json.loads",
     "httpx bytes only",
     "@gitbook/api (node)",
@@ -87,7 +94,8 @@ class Sides:
         self.http = httpx.AsyncClient(
             base_url=base_url + "/v1", headers={"Authorization": f"Bearer {BENCH_TOKEN}"}, timeout=60
         )
-        self.adapter: TypeAdapter[ListEnvelope[Space]] = TypeAdapter(ListEnvelope[Space])
+        self.adapter: TypeAdapter[ListEnvelope[SpaceSummary]] = TypeAdapter(ListEnvelope[SpaceSummary])
+        self.full_adapter: TypeAdapter[ListEnvelope[Space]] = TypeAdapter(ListEnvelope[Space])
         self.cursors: list[str | None] = []
 
     async def learn_cursors(self, depth: int) -> None:
@@ -107,12 +115,11 @@ class Sides:
         if items != depth * self.limit:
             raise RuntimeError(f"{side}: read {items} items, expected {depth * self.limit}")
 
-    async def folio(self, depth: int) -> list[Space]:
-        spaces: list[Space] = []
+    async def folio(self, depth: int, *, full: bool = False) -> list[SpaceSummary]:
+        spaces: list[SpaceSummary] = []
         pages = 0
-        pages_of = cast(
-            AsyncGenerator[ListEnvelope[Space]], self.client.spaces.list(self.org, limit=self.limit).pages()
-        )
+        listing = self.client.spaces.list if full else self.client.spaces.summaries
+        pages_of = cast(AsyncGenerator[ListEnvelope[SpaceSummary]], listing(self.org, limit=self.limit).pages())
         async with aclosing(pages_of) as envelopes:
             async for envelope in envelopes:
                 spaces.extend(envelope.items)
@@ -122,6 +129,9 @@ class Sides:
         self._check(len(spaces), depth, FOLIO)
         return spaces
 
+    async def folio_full(self, depth: int) -> None:
+        await self.folio(depth, full=True)
+
     async def folio_no_gc(self, depth: int) -> None:
         gc.disable()
         try:
@@ -129,15 +139,19 @@ class Sides:
         finally:
             gc.enable()
 
-    async def validate(self, depth: int) -> None:
-        spaces: list[Space] = []
+    async def validate(self, depth: int, *, full: bool = False) -> None:
+        spaces: list[SpaceSummary] = []
         cursor: str | None = None
+        adapter: TypeAdapter[Any] = self.full_adapter if full else self.adapter
         for _ in range(depth):
             response = await self.http.get(self.path, params=self._params(cursor))
-            envelope = self.adapter.validate_json(response.raise_for_status().content)
+            envelope = adapter.validate_json(response.raise_for_status().content)
             spaces.extend(envelope.items)
             cursor = envelope.next_page
-        self._check(len(spaces), depth, VALIDATE)
+        self._check(len(spaces), depth, VALIDATE_FULL if full else VALIDATE)
+
+    async def validate_full(self, depth: int) -> None:
+        await self.validate(depth, full=True)
 
     async def json_only(self, depth: int) -> None:
         spaces: list[dict[str, Any]] = []
@@ -249,7 +263,9 @@ async def measure(
             runners: dict[str, Callable[[], Awaitable[float | None]]] = {
                 FOLIO: timed(sides.folio, depth),
                 FOLIO_NO_GC: timed(sides.folio_no_gc, depth),
+                FOLIO_FULL: timed(sides.folio_full, depth),
                 VALIDATE: timed(sides.validate, depth),
+                VALIDATE_FULL: timed(sides.validate_full, depth),
                 JSON_ONLY: timed(sides.json_only, depth),
                 BYTES: timed(sides.bytes_only, depth),
             }
@@ -268,7 +284,7 @@ async def measure(
     return results, profiler, skipped
 
 
-NAMES = [FOLIO, FOLIO_NO_GC, VALIDATE, JSON_ONLY, BYTES, NODE]
+NAMES = [FOLIO, FOLIO_NO_GC, FOLIO_FULL, VALIDATE, VALIDATE_FULL, JSON_ONLY, BYTES, NODE]
 
 
 def side_table(title: str, samples: dict[str, list[float]], items: int, skipped: str) -> Table:
@@ -393,7 +409,8 @@ async def run_async(quick: bool) -> Report:
     gc_share = 1 - median(replay[deepest][FOLIO_NO_GC]) / median(replay[deepest][FOLIO])
     report.note(
         f"Garbage collection: {100 * gc_share:.0f} % of the Folio client's paging time at {items:,} items "
-        "(replay server; folio client vs the same with the collector paused)."
+        "(replay server; folio client, which pauses it only while a page is read, vs the same with the collector "
+        "off for the whole paging)."
     )
     report.figures["gc_share"] = round(gc_share, 3)
     return report

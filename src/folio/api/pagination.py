@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import gc
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -36,11 +38,40 @@ def parse_envelope(item_type: Any, data: Any, *, method: str, path: str) -> List
         ) from None
 
 
-def parse_envelope_json(item_type: Any, raw: bytes, *, method: str, path: str) -> ListEnvelope[Any]:
-    """:func:`parse_envelope` straight from the answer's bytes: one pass in pydantic's core, no Python dicts in
-    between (the fastest way to read a page of 1,000 items)."""
+BIG_PAGE = 64 * 1024
+"""Bytes from which a page is read with the garbage collector paused."""
+
+
+@contextmanager
+def _collector_paused(pause: bool) -> Iterator[None]:
+    """Reading a page of 1,000 items makes tens of thousands of objects, none of them garbage; with the
+    collector on, each read triggers several full passes over everything already loaded (a third of the time
+    of paging 10,000 spaces). The read is one synchronous call: nothing else runs while the collector waits."""
+    if not pause or not gc.isenabled():
+        yield
+        return
+    gc.disable()
     try:
-        return _envelope_adapter(item_type).validate_json(raw)  # type: ignore[no-any-return]
+        yield
+    finally:
+        gc.enable()
+
+
+def parse_envelope_json(
+    item_type: Any, raw: bytes, *, method: str, path: str, lenient: Any = None
+) -> ListEnvelope[Any]:
+    """:func:`parse_envelope` straight from the answer's bytes: one pass in pydantic's core, no Python dicts in
+    between (the fastest way to read a page of 1,000 items). ``lenient``, when given, is a slower item type that
+    also reads shapes ``item_type`` does not (a wrapper the service may send); it is tried only when the fast
+    one fails."""
+    try:
+        with _collector_paused(len(raw) >= BIG_PAGE):
+            try:
+                return _envelope_adapter(item_type).validate_json(raw)  # type: ignore[no-any-return]
+            except ValidationError:
+                if lenient is None:
+                    raise
+                return _envelope_adapter(lenient).validate_json(raw)  # type: ignore[no-any-return]
     except ValidationError as exc:
         if any(err["type"] == "json_invalid" for err in exc.errors()[:1]):
             raise ResponseError("The service's answer was not valid JSON.", method=method, path=path) from None
@@ -74,6 +105,7 @@ class Paginator(Generic[T]):
         limit: int | None = None,
         optional: str | None = None,
         probe: str | None = None,
+        lenient: Any = None,
     ) -> None:
         if limit is not None and not 1 <= limit <= LIST_LIMIT_MAX:
             raise InvalidRequest("limit", f"{limit} is out of range", f"1..{LIST_LIMIT_MAX}", method="GET", path=path)
@@ -84,6 +116,7 @@ class Paginator(Generic[T]):
         self.limit = limit
         self._optional = optional
         self._probe = probe
+        self._lenient = lenient
 
     async def fetch(self, page: str | None = None, *, limit: int | None = None) -> ListEnvelope[T]:
         """One page of results; ``page`` is the ``next.page`` of the page before (None for the first)."""
@@ -100,7 +133,9 @@ class Paginator(Generic[T]):
         response = await self._client.request(
             "GET", self.path, params=params, optional=self._optional, probe=self._probe
         )
-        return parse_envelope_json(self.item_type, response.content, method="GET", path=self.path)
+        return parse_envelope_json(
+            self.item_type, response.content, method="GET", path=self.path, lenient=self._lenient
+        )
 
     async def pages(self) -> AsyncIterator[ListEnvelope[T]]:
         seen: set[str] = set()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator
+from pydantic import BeforeValidator, ConfigDict
 
 from folio.models._base import Model, OpenEnum, Timestamp
 from folio.models.common import Urls
@@ -22,10 +22,12 @@ __all__ = [
     "GitSync",
     "MergeRule",
     "OrgSpaceItem",
+    "OrgSpaceSummary",
     "PointerLike",
     "Space",
     "SpaceMergeRules",
     "SpacePermissions",
+    "SpaceSummary",
     "Visibility",
     "VisitorAuth",
     "content_position",
@@ -123,8 +125,12 @@ class VisitorAuth(Model):
     integration: str | None = None
 
 
-class Space(Model):
-    """A space (``object`` = ``space``). ``deleted_at`` is set while a deleted space can still be restored."""
+class SpaceSummary(Model):
+    """A space as a list row shows it: the fields the spaces tab, the collections tree and the go-to read, and
+    nothing else (other fields are skipped while the JSON is read, not kept). Reading 10,000 of these costs a
+    fraction of reading 10,000 :class:`Space`; a screen that opens one space reads the full space by its id."""
+
+    model_config = ConfigDict(extra="ignore")
 
     object: str = "space"
     id: str
@@ -134,11 +140,23 @@ class Space(Model):
     created_at: Timestamp | None = None
     updated_at: Timestamp | None = None
     deleted_at: Timestamp | None = None
-    edit_mode: EditMode = "live"
-    merge_rules: SpaceMergeRules | None = None
     urls: Urls | None = None
     organization: str | None = None
     parent: str | None = None
+    change_requests_open: int = 0
+
+    @property
+    def deleted(self) -> bool:
+        return self.deleted_at is not None
+
+
+class Space(SpaceSummary):
+    """A space (``object`` = ``space``). ``deleted_at`` is set while a deleted space can still be restored."""
+
+    model_config = ConfigDict(extra="allow")
+
+    edit_mode: EditMode = "live"
+    merge_rules: SpaceMergeRules | None = None
     language: OpenEnum | None = None
     git_sync: GitSync | None = None
     visitor_auth: VisitorAuth | None = None
@@ -146,13 +164,8 @@ class Space(Model):
     default_level: str | None = None
     comments: int = 0
     change_requests: int = 0
-    change_requests_open: int = 0
     change_requests_draft: int = 0
     permissions: SpacePermissions | None = None
-
-    @property
-    def deleted(self) -> bool:
-        return self.deleted_at is not None
 
     @property
     def locked(self) -> bool:
@@ -192,6 +205,9 @@ def _unwrap_space(value: Any) -> Any:
 OrgSpaceItem = Annotated[Space, BeforeValidator(_unwrap_space)]
 """An item of ``GET /orgs/{id}/spaces``: the description gives Space; a ``{space: Space, ...}`` wrapper also
 parses."""
+
+OrgSpaceSummary = Annotated[SpaceSummary, BeforeValidator(_unwrap_space)]
+""":data:`OrgSpaceItem` read as a :class:`SpaceSummary`."""
 
 
 class ContentPointer(Model):

@@ -44,7 +44,7 @@ from folio.services.site_schema import (
 
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
-    from folio.models.space import Space
+    from folio.models.space import SpaceSummary
     from folio.services import Services
 
 __all__ = [
@@ -101,9 +101,9 @@ class SiteService:
         )
         return await paginator.collect()
 
-    async def spaces(self, org_id: str) -> builtins.list[Space]:
+    async def spaces(self, org_id: str) -> builtins.list[SpaceSummary]:
         """The organization's spaces a new site may publish (deleted ones left out)."""
-        spaces = await self._client.spaces.list(org_id, limit=limits.LIST_LIMIT_MAX).collect()
+        spaces = await self._client.spaces.summaries(org_id, limit=limits.LIST_LIMIT_MAX).collect()
         return [s for s in spaces if not s.deleted]
 
     async def create(

@@ -696,7 +696,7 @@ class StructureService:
 
     async def spaces(self, org_id: str) -> list[tuple[str, str]]:
         """The organization's spaces as (id, title), by title: what a new section or site space can show."""
-        found = await self.client.spaces.list(org_id, limit=1000).collect()
+        found = await self.client.spaces.summaries(org_id, limit=1000).collect()
         return sorted(((s.id, s.title or s.id) for s in found if not s.deleted), key=lambda p: p[1].lower())
 
     # -- moves ---------------------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from folio.tui.errors import error_message
 from folio.tui.safe import safe
 
 if TYPE_CHECKING:
-    from folio.models.space import Space
+    from folio.models.space import SpaceSummary
     from folio.services.sites import SiteService
 
 __all__ = ["ChoiceModal", "CreateSiteModal", "TypedConfirmModal"]
@@ -118,7 +118,7 @@ class CreateSiteModal(ModalScreen[Site | None]):
         spaces_list = self.query_one("#site-spaces", SelectionList)
         spaces_list.loading = True
         try:
-            spaces: list[Space] = await self.sites.spaces(self.org_id)
+            spaces: list[SpaceSummary] = await self.sites.spaces(self.org_id)
         except Exception as exc:
             self._problem(error_message(exc, doing="Could not load the spaces", hint="A site can start empty."))
             return
