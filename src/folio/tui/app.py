@@ -199,8 +199,8 @@ class FolioApp(App[None]):
         self.title = "Folio" if reason is None else "Folio [offline: read-only]"
 
     def first_screen_shown(self) -> None:
-        """The organizations screen has its first answer (or its error) on screen."""
-        self._first_screen.set()
+        """The organizations screen has its first answer (or its error): once it is drawn, what waited goes."""
+        self.call_after_refresh(self._first_screen.set)
 
     async def _who_am_i(self) -> None:
         """Ask who is signed in, once the first screen is drawn (or after FIRST_SCREEN_WAIT s): it confirms which

@@ -11,8 +11,6 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from textual.widgets import TabbedContent
-
 if TYPE_CHECKING:
     from textual.screen import Screen
 
@@ -25,16 +23,15 @@ VERSION = 1
 
 
 def _view(screen: Screen[Any]) -> dict[str, Any]:
-    """The screen's active tab, and the row and filter of the list that has (or last had) the focus."""
-    from folio.tui.widgets.resource_list import ResourceBrowser
+    """The screen's active tab, and the row and filter of the list that has (or last had) the focus.
 
+    The widgets are found by their CSS type names, so saving the first screen's session does not import the
+    list and tab modules it does not use (the first frame waits for what runs before it)."""
     view: dict[str, Any] = {}
-    try:
-        tabs = screen.query(TabbedContent).first()
-        view["tab"] = tabs.active
-    except Exception:
-        pass
-    browsers = list(screen.query(ResourceBrowser))
+    tabs: Any = screen.query("TabbedContent")
+    if tabs:
+        view["tab"] = tabs.first().active
+    browsers: list[Any] = list(screen.query("ResourceBrowser"))
     focused = screen.focused
     chosen = next((b for b in browsers if focused is not None and b in focused.ancestors_with_self), None)
     if chosen is None:
@@ -108,6 +105,8 @@ def rebuild(services: Services, data: dict[str, Any]) -> list[Screen[Any]]:
 
 def restore_view(screen: Screen[Any]) -> None:
     """Put back the saved tab, filter and row of a rebuilt screen (the row once its list has loaded)."""
+    from textual.widgets import TabbedContent
+
     from folio.tui.widgets.resource_list import ResourceBrowser
 
     entry: dict[str, Any] | None = getattr(screen, "_folio_restore", None)
