@@ -15,7 +15,6 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from folio.models.site_structure import adaptive_schema_problems, with_claim_descriptions
 from folio.sandbox.errors import bad_request, forbidden, not_found
 from folio.sandbox.http import created, deleted, field_str, json_body, ok, query_bool, route
 from folio.sandbox.paging import paginate
@@ -219,6 +218,8 @@ async def update_site(request: Request) -> Response:
 
 def render_schema(record: Record) -> Record:
     """The stored schema, with the descriptions the service's shape requires filled in where left out."""
+    from folio.models.site_structure import with_claim_descriptions  # the site models load when first used
+
     schema = with_claim_descriptions(record["jsonSchema"])
     return {"object": "site-adaptive-schema", "jsonSchema": schema, "updatedAt": record["updatedAt"]}
 
@@ -239,6 +240,8 @@ async def put_adaptive_schema(request: Request) -> Response:
     body = await json_body(request)
     if "jsonSchema" not in body:
         raise bad_request("jsonSchema is required")
+    from folio.models.site_structure import adaptive_schema_problems
+
     problems = adaptive_schema_problems(body["jsonSchema"])
     if problems:
         raise bad_request("; ".join(f"{where} {problem}" for where, problem in problems))

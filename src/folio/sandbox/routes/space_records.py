@@ -12,7 +12,6 @@ from datetime import timedelta
 from typing import Any
 
 from folio.models.common import ROLES
-from folio.models.space import KNOWN_LANGUAGES
 from folio.sandbox.clock import parse_iso
 from folio.sandbox.errors import bad_request, not_found
 from folio.sandbox.revisions import slugify
@@ -20,7 +19,6 @@ from folio.sandbox.state import Record, SandboxState
 
 RESTORE_WINDOW = timedelta(days=7)
 RANK = {"read": 0, "comment": 1, "edit": 2, "review": 3, "create": 4, "admin": 5}
-LANGUAGES = KNOWN_LANGUAGES
 TITLE_MAX = 50
 DESCRIPTION_MAX = 100
 EMOJI_MAX = 50

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from folio.models.space import EDIT_MODES
 from folio.sandbox.errors import bad_request, forbidden, not_found
 from folio.sandbox.http import (
     Handler,
@@ -34,7 +33,6 @@ from folio.sandbox.routes import content_links as links_mod
 from folio.sandbox.routes.space_moves import move, transfer_space
 from folio.sandbox.routes.space_records import (
     EMOJI_MAX,
-    LANGUAGES,
     RANK,
     TITLE_MAX,
     SpaceCounts,
@@ -102,9 +100,11 @@ async def update_space(request: Request) -> Response:
     icon = field_str(body, "icon", max=2048, nullable=True)
     if emoji and icon:
         raise bad_request("Give an emoji or an icon, not both")
+    from folio.models.space import EDIT_MODES, KNOWN_LANGUAGES  # the space models load when first used
+
     if "editMode" in body and body["editMode"] not in EDIT_MODES:
         raise bad_request("editMode must be live or locked")
-    if "language" in body and body["language"] not in LANGUAGES:
+    if "language" in body and body["language"] not in KNOWN_LANGUAGES:
         raise bad_request(f"language must be a known language code such as en, fr, de (got {body['language']!r})")
     check_default_level(body)
     if "mergeRules" in body:
