@@ -574,4 +574,4 @@ async def test_a_site_without_a_schema(services: Services, state: SandboxState, 
         assert "No visitor schema yet" in text_of(editor.query_one(".adaptive--status", Static))
         assert rows(editor.conditions) == []
         assert isinstance(editor.text_area, TextArea) and '"unsigned"' in editor.text_area.text
-        assert isinstance(screen.query_one("#site-settings").query_one(Input), Input)
+        assert isinstance(screen.query_one("#site-settings", ResourceBrowser).filter_input, Input)

@@ -40,7 +40,7 @@ def _view(screen: Screen[Any]) -> dict[str, Any]:
         row = chosen.list.highlighted
         view["list"] = chosen.id
         view["cursor"] = row.key if row is not None else None
-        view["filter"] = chosen.filter_input.value
+        view["filter"] = chosen.typed_filter
     return view
 
 

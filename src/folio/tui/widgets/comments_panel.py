@@ -199,7 +199,7 @@ class CommentsPanel(Widget):
     def _unhide_focus(self) -> None:
         # The screen's first focus can land on the browser's hidden filter input; the list is what is meant.
         focused = self.screen.focused
-        if focused is None or (focused is self.browser.filter_input and not self.browser.has_class("-filtering")):
+        if focused is None or (focused is self.browser.filter_box and not self.browser.has_class("-filtering")):
             self.browser.focus_list()
 
     def _screen_changed(self, screen: Screen[object]) -> None:

@@ -11,7 +11,7 @@ from folio.services.space import PageEntry
 from folio.tui.safe import safe
 from folio.tui.widgets.resource_list import Column, ResourceBrowser, Row
 
-__all__ = ["PageTree", "page_label", "page_row"]
+__all__ = ["PageRow", "PageTree", "page_label", "page_row"]
 
 COLUMNS = (Column("title", "Pages"),)
 
@@ -34,11 +34,45 @@ def page_label(entry: PageEntry) -> Content:
     return Content(entry.guide + title)
 
 
+class PageRow(Row):
+    """A page's row. Its label (cleaning the title, the kind, the guide) is made the first time the row is drawn or
+    searched, not when the tree is set: a tree of thousands of pages shows one screenful."""
+
+    def __init__(self, entry: PageEntry) -> None:  # no super().__init__: cells and search are made on demand
+        self.key = entry.page.id
+        self.style = "dim" if entry.page.hidden else ""
+        self.indent = 0
+        self.data = entry
+        self._entry = entry
+        self._cells: Sequence[Content | str] | None = None
+        self._search: str | None = None
+
+    @property  # type: ignore[override]
+    def cells(self) -> Sequence[Content | str]:
+        if self._cells is None:
+            self._cells = [page_label(self._entry)]
+        return self._cells
+
+    @cells.setter
+    def cells(self, cells: Sequence[Content | str]) -> None:
+        self._cells = cells
+
+    @property  # type: ignore[override]
+    def search(self) -> str:
+        if self._search is None:
+            label = self.cells[0]
+            plain = label.plain if isinstance(label, Content) else label
+            entry = self._entry
+            self._search = f"{plain.removeprefix(entry.guide)} {entry.page.path or ''}".lower()
+        return self._search
+
+    @search.setter
+    def search(self, search: str) -> None:
+        self._search = search
+
+
 def page_row(entry: PageEntry) -> Row:
-    label = page_label(entry)
-    search = f"{label.plain.removeprefix(entry.guide)} {entry.page.path or ''}".lower()
-    style = "dim" if entry.page.hidden else ""
-    return Row(entry.page.id, [label], search=search, style=style, data=entry)
+    return PageRow(entry)
 
 
 class PageTree(ResourceBrowser):
@@ -48,7 +82,7 @@ class PageTree(ResourceBrowser):
         super().__init__(COLUMNS, empty="This space has no pages yet.", id=id, classes=classes)
 
     def set_pages(self, entries: Sequence[PageEntry], *, keep: str | None = None) -> None:
-        self.set_rows((page_row(e) for e in entries), keep=keep)
+        self.set_rows([PageRow(e) for e in entries], keep=keep)
 
     @property
     def entry(self) -> PageEntry | None:

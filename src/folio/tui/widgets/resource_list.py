@@ -10,18 +10,24 @@ strings. A row's ``search`` is what the filter matches (lower case); every word 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from itertools import pairwise
+from operator import itemgetter
+from typing import ClassVar, Literal, Self
 
+from rich.cells import cell_len, set_cell_size
+from rich.control import strip_control_codes
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
 from textual.containers import Vertical
 from textual.content import Content
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -96,8 +102,97 @@ def render_cells(columns: Sequence[Column], cells: Sequence[Content | str], widt
     return line
 
 
+Span = tuple[int, int, str]
+"""A style over ``[start, end)`` of a line, as a style string (``"bold"``, ``"dim"``)."""
+
+
+def line_of(
+    columns: Sequence[Column], widths: Sequence[int], cells: Sequence[Content | str], indent: int, style: str
+) -> tuple[str, list[Span], int]:
+    """A row's line as plain text, its style spans and its width in cells: what :func:`render_cells` builds (then
+    ``stylize(style)``) with a Rich ``Text``, made without one (a list draws a screenful of these per key)."""
+    parts: list[str] = []
+    spans: list[Span] = []
+    offset = 0
+    cells_wide = 0
+    count = len(cells)
+    for index, (column, cell_width) in enumerate(zip(columns, widths, strict=False)):
+        if index:
+            parts.append(" ")
+            offset += 1
+            cells_wide += 1
+        text = (cell.plain if isinstance(cell := cells[index], Content) else cell) if index < count else ""
+        if index == 0 and indent:
+            text = "  " * indent + text
+        # Printable ASCII has no control codes and is one cell a character: nothing to strip or measure.
+        if text.isascii() and text.isprintable():
+            length = len(text)
+        else:
+            text = strip_control_codes(text)
+            length = cell_len(text)
+        if length > cell_width:
+            text = set_cell_size(text, cell_width - 1) + "…"
+            length = cell_len(text)
+        pad = cell_width - length
+        if pad > 0:
+            cells_wide += cell_width
+        else:
+            cells_wide += length
+        if column.align == "right":
+            if pad > 0:
+                parts.append(" " * pad)
+                offset += pad
+            if column.style and text:
+                spans.append((offset, offset + len(text), column.style))
+        else:
+            if pad > 0:
+                text += " " * pad
+            if column.style:
+                spans.append((offset, offset + len(text), column.style))
+        parts.append(text)
+        offset += len(text)
+    if style and offset:
+        spans.append((0, offset, style))
+    return "".join(parts), spans, cells_wide
+
+
+def line_segments(text: str, spans: Sequence[Span], base: Style, get_style: Callable[[str], Style]) -> list[Segment]:
+    """Segments of a line over the ``base`` style, split where Rich's ``Text.render`` splits the same spans."""
+    if not spans:
+        return [Segment(text, base)]
+    styles = [NULL_STYLE, *(get_style(span[2]) for span in spans)]
+    events = [
+        (0, False, 0),
+        *((start, False, index) for index, (start, _, _) in enumerate(spans, 1)),
+        *((end, True, index) for index, (_, end, _) in enumerate(spans, 1)),
+        (len(text), True, 0),
+    ]
+    events.sort(key=itemgetter(0, 1))
+    stack: list[int] = []
+    segments: list[Segment] = []
+    for (offset, leaving, index), (following, _, _) in pairwise(events):
+        if leaving:
+            stack.remove(index)
+        else:
+            stack.append(index)
+        if following > offset:
+            combined = Style.combine(styles[i] for i in sorted(stack))
+            segments.append(Segment(text[offset:following], base + combined if combined else base))
+    return segments
+
+
+NULL_STYLE = Style.null()
+LINE_CACHE_SIZE = 512
+"""Drawn lines kept (about five screens): moving the cursor or paging back redraws from here."""
+
+
 class ResourceList(ScrollView, can_focus=True):
-    """The rows. Only what is visible is drawn; filtering and the cursor work on indices."""
+    """The rows. Only what is visible is drawn; filtering and the cursor work on indices.
+
+    Drawn lines are kept per (row, width, look) until the rows are replaced or the list is refreshed as a whole
+    (``refresh()`` with no region: a screen that changes a row in place calls it), so a cursor move draws two
+    lines and a scroll by one draws one.
+    """
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"resource-list--cursor", "resource-list--dim"}
     DEFAULT_CSS = """
@@ -147,8 +242,14 @@ class ResourceList(ScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.columns = list(columns)
         self._rows: list[Row] = []
-        self._visible: list[int] = []
+        # Positions on screen -> indices in _rows: a range while no filter is typed (no copy of a 100,000-row list).
+        self._visible: Sequence[int] = range(0)
         self._query = ""
+        self._lines: LRUCache[tuple[int, int, int], Strip] = LRUCache(LINE_CACHE_SIZE)
+        self._looks: tuple[Style, Style, Style] | None = None
+        self._frame: tuple[int, int, int, tuple[Style, Style, Style]] | None = None
+        self._widths: tuple[int, list[int]] = (-1, [])
+        self._styles: dict[str, Style] = {}
 
     # -- data ----------------------------------------------------------------------------------------------
 
@@ -158,7 +259,19 @@ class ResourceList(ScrollView, can_focus=True):
 
     @property
     def visible_rows(self) -> list[Row]:
+        if isinstance(self._visible, range) and len(self._visible) == len(self._rows):
+            return list(self._rows)
         return [self._rows[i] for i in self._visible]
+
+    @property
+    def filter_text(self) -> str:
+        """The filter in force (lower case, trimmed; empty: every row shows)."""
+        return self._query
+
+    @property
+    def visible_count(self) -> int:
+        """How many rows the filter lets through (``len(visible_rows)`` without building the list)."""
+        return len(self._visible)
 
     @property
     def highlighted(self) -> Row | None:
@@ -170,6 +283,7 @@ class ResourceList(ScrollView, can_focus=True):
         """Replace the rows; the cursor stays on the row with key ``keep`` (default: the current one)."""
         current = keep if keep is not None else (self.highlighted.key if self.highlighted else None)
         self._rows = list(rows)
+        self._lines.clear()
         self._apply_filter(current)
 
     def append_rows(self, rows: Iterable[Row]) -> None:
@@ -178,7 +292,12 @@ class ResourceList(ScrollView, can_focus=True):
         added = list(rows)
         self._rows.extend(added)
         words = self._query.split()
-        self._visible.extend(i for i, r in enumerate(added, start) if all(w in r.search for w in words))
+        if not words:
+            self._visible = range(len(self._rows))
+        else:
+            visible = self._visible if isinstance(self._visible, list) else list(self._visible)
+            visible.extend(i for i, r in enumerate(added, start) if all(w in r.search for w in words))
+            self._visible = visible
         self._resize()
         self.refresh()
         if self.highlighted is None and self._visible:
@@ -189,22 +308,33 @@ class ResourceList(ScrollView, can_focus=True):
         self._apply_filter(self.highlighted.key if self.highlighted else None)
 
     def move_to(self, key: str) -> bool:
+        position = self._position_of(key)
+        if position is None:
+            return False
+        self.cursor = position
+        return True
+
+    def _position_of(self, key: str) -> int | None:
+        rows = self._rows
+        if isinstance(self._visible, range):
+            start = self._visible.start
+            for index in self._visible:
+                if rows[index].key == key:
+                    return index - start
+            return None
         for position, index in enumerate(self._visible):
-            if self._rows[index].key == key:
-                self.cursor = position
-                return True
-        return False
+            if rows[index].key == key:
+                return position
+        return None
 
     def _apply_filter(self, keep: str | None) -> None:
         words = self._query.split()
-        self._visible = [i for i, r in enumerate(self._rows) if all(w in r.search for w in words)]
+        if words:
+            self._visible = [i for i, r in enumerate(self._rows) if all(w in r.search for w in words)]
+        else:
+            self._visible = range(len(self._rows))
         self._resize()
-        position = 0
-        if keep is not None:
-            for pos, index in enumerate(self._visible):
-                if self._rows[index].key == keep:
-                    position = pos
-                    break
+        position = (self._position_of(keep) if keep is not None else None) or 0
         self.cursor = min(position, max(0, len(self._visible) - 1))
         self.refresh()
 
@@ -216,22 +346,77 @@ class ResourceList(ScrollView, can_focus=True):
     def on_resize(self, event: events.Resize) -> None:
         self._resize()
 
-    def render_line(self, y: int) -> Strip:
-        position = round(self.scroll_y) + y
-        width = self.scrollable_content_region.width
-        if position >= len(self._visible):
-            return Strip.blank(width, self.rich_style)
-        row = self._rows[self._visible[position]]
-        text = render_cells(self.columns, row.cells, width, row.indent)
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
+        if repaint and not regions:
+            self._lines.clear()  # a row may have changed in place: draw every line again
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def notify_style_update(self) -> None:
+        self._looks = None
+        self._lines.clear()
+        super().notify_style_update()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # What every line of this paint shares, worked out once (not once per line). New looks (a theme, focus)
+        # draw every line anew.
+        looks = self._current_looks()
+        if looks is None:  # not styled (yet, or any more): draw plainly and keep nothing
+            self._looks = None
+            self._lines.clear()
+            base = self.rich_style
+            frame_looks = (base, base, base)
+        else:
+            if looks != self._looks:
+                self._looks = looks
+                self._lines.clear()
+            frame_looks = looks
+        self._frame = (round(self.scroll_y), self.scrollable_content_region.width, self.cursor, frame_looks)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = None
+
+    def _current_looks(self) -> tuple[Style, Style, Style] | None:
+        """The plain, cursor and dim looks of a line; None while the list has no component styles (a paint can
+        come before the stylesheet reaches a list being mounted, or after it left one being removed)."""
         base = self.rich_style
-        if row.style:
-            text.stylize(row.style)
-        if position == self.cursor:
-            base = base + self.get_component_rich_style("resource-list--cursor")
-        elif row.style == "dim":
-            base = base + self.get_component_rich_style("resource-list--dim")
-        segments = [Segment(s.text, base + s.style if s.style else base) for s in text.render(self.app.console)]
-        return Strip(segments).adjust_cell_length(width, base)
+        try:
+            cursor = self.get_component_rich_style("resource-list--cursor")
+            dim = self.get_component_rich_style("resource-list--dim")
+        except KeyError:
+            return None
+        return (base, base + cursor, base + dim)
+
+    def render_line(self, y: int) -> Strip:
+        top, width, cursor, looks = self._frame or (
+            round(self.scroll_y),
+            self.scrollable_content_region.width,
+            self.cursor,
+            self._current_looks() or (self.rich_style,) * 3,
+        )
+        position = top + y
+        if position >= len(self._visible):
+            return Strip.blank(width, looks[0])
+        index = self._visible[position]
+        row = self._rows[index]
+        look = 1 if position == cursor else 2 if row.style == "dim" else 0
+        key = (index, width, look)
+        strip = self._lines.get(key)
+        if strip is None or looks is not self._looks:
+            if self._widths[0] != width:
+                self._widths = (width, layout(self.columns, width))
+            text, spans, cells_wide = line_of(self.columns, self._widths[1], row.cells, row.indent, row.style)
+            segments = line_segments(text, spans, looks[look], self._style)
+            strip = Strip(segments, cells_wide).adjust_cell_length(width, looks[look])
+            if looks is self._looks:
+                self._lines.set(key, strip)
+        return strip
+
+    def _style(self, name: str) -> Style:
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self.app.console.get_style(name, default=NULL_STYLE)
+        return style
 
     # -- cursor ----------------------------------------------------------------------------------------------
 
@@ -239,8 +424,8 @@ class ResourceList(ScrollView, can_focus=True):
         return max(0, min(value, len(self._visible) - 1)) if self._visible else 0
 
     def watch_cursor(self, old: int, new: int) -> None:
-        self.refresh_line(old - round(self.scroll_y))
-        self.refresh_line(new - round(self.scroll_y))
+        self.refresh_line(old)
+        self.refresh_line(new)
         self.scroll_to_region_of(new)
         self.post_message(self.Highlighted(self, self.highlighted))
 
@@ -310,35 +495,64 @@ class ResourceBrowser(Vertical):
         self.columns = list(columns)
         self.empty = empty
         self._status: Content | None = None
+        self._list = ResourceList(self.columns)
+        self._header = Static(classes="resource-browser--header")
+        self._status_line = Static(classes="resource-browser--status")
+        self._filter: Input | None = None
+        self._header_width = -1
+        self._status_shown: tuple[str, tuple[object, ...]] | None = None
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="Filter: type to narrow, esc to clear", classes="resource-browser--filter")
-        yield Static(classes="resource-browser--header")
-        yield ResourceList(self.columns)
-        yield Static(classes="resource-browser--status")
+        # The status is in words from the start; the header, which needs the list's width, is drawn on resize.
+        # (No on_mount work: the browser is mounted, and filled, before the screen's next frame.)
+        self._draw_status()
+        if self._filter is not None:
+            yield self._filter
+        yield self._header
+        yield self._list
+        yield self._status_line
 
     @property
     def list(self) -> ResourceList:
-        return self.query_one(ResourceList)
+        return self._list
+
+    @property
+    def filter_box(self) -> Input | None:
+        """The `/` filter box if it was made (reading it does not make it, unlike :attr:`filter_input`)."""
+        return self._filter
+
+    @property
+    def typed_filter(self) -> str:
+        """The text typed in the filter box, as typed ("" when the box was never made)."""
+        return self._filter.value if self._filter is not None else ""
 
     @property
     def filter_input(self) -> Input:
-        return self.query_one(Input)
+        """The `/` filter box. It is made the first time it is needed (`/`, a restored filter), not with the list:
+        most lists are never filtered, and the box is a good part of what mounting a list costs."""
+        if self._filter is None:
+            box = Input(placeholder="Filter: type to narrow, esc to clear", classes="resource-browser--filter")
+            # The filter box takes focus only while filtering: hidden, it must not catch the screen's first focus.
+            box.can_focus = False
+            self._filter = box
+            if self.is_mounted and self.is_attached:
+                self.mount(box, before=0)
+        return self._filter
 
-    def on_mount(self) -> None:
-        # The filter box takes focus only while filtering: hidden, it must not catch the screen's first focus.
-        self.filter_input.can_focus = False
-        self._draw_header()
-        self._draw_status()
+    def _filter_focused(self) -> bool:
+        return self._filter is not None and self._filter.has_focus
 
     def on_resize(self, event: events.Resize) -> None:
         # After the refresh: a browser in a tab hidden at mount learns the list's width only then.
         self.call_after_refresh(self._draw_header)
 
     def _draw_header(self) -> None:
-        header = self.query_one(".resource-browser--header", Static)
-        width = max(1, self.list.scrollable_content_region.width or self.size.width)
-        header.update(render_cells(self.columns, [c.label for c in self.columns], width))
+        width = max(1, self._list.scrollable_content_region.width or self.size.width)
+        if width == self._header_width:
+            return  # the same header: nothing to repaint
+        self._header_width = width
+        # One line high (the CSS above): a new header needs no layout.
+        self._header.update(render_cells(self.columns, [c.label for c in self.columns], width), layout=False)
 
     # -- data ---------------------------------------------------------------------------------------------
 
@@ -393,7 +607,7 @@ class ResourceBrowser(Vertical):
             return  # the screen was left while this list loaded
         self.list.loading = loading and not self.list.rows
         self._status = Content("Loading…") if loading else None
-        self.query_one(".resource-browser--status", Static).remove_class("-error")
+        self._status_line.remove_class("-error")
         self._draw_status()
 
     def set_error(self, message: Content | None) -> None:
@@ -402,32 +616,44 @@ class ResourceBrowser(Vertical):
             return  # the screen was left while this list loaded
         self.list.loading = False
         self._status = message
-        status = self.query_one(".resource-browser--status", Static)
-        status.set_class(message is not None, "-error")
+        self._status_line.set_class(message is not None, "-error")
         self._draw_status()
 
     def _draw_status(self) -> None:
-        status = self.query_one(".resource-browser--status", Static)
-        lst = self.list
+        lst = self._list
         if self._status is not None:
-            status.update(self._status)
+            self._show_status(self._status)
             return
-        shown, total = len(lst.visible_rows), len(lst.rows)
+        shown, total = lst.visible_count, len(lst.rows)
         if total == 0:
-            status.update(Content(self.empty))
+            self._show_status(Content(self.empty))
         elif shown == 0:
-            status.update(Content(f"No row matches “{self.filter_input.value}” (esc clears the filter)."))
+            query = self._filter.value if self._filter is not None else lst.filter_text
+            self._show_status(Content(f"No row matches “{query}” (esc clears the filter)."))
         elif shown < total:
-            status.update(Content(f"{shown} of {total} shown"))
+            self._show_status(Content(f"{shown} of {total} shown"))
         else:
-            status.update(Content(f"{total} {'row' if total == 1 else 'rows'}"))
+            self._show_status(Content(f"{total} {'row' if total == 1 else 'rows'}"))
+
+    def _show_status(self, content: Content) -> None:
+        status = self._status_line
+        shown = (content.plain, tuple(content.spans))
+        if shown == self._status_shown:
+            return  # the same words: nothing to repaint
+        self._status_shown = shown
+        # Words that fit on the one line the status already has change no size: no layout, so no extra frame.
+        fits = (
+            status.size.height == 1 and "\n" not in content.plain and content.cell_length <= status.content_region.width
+        )
+        status.update(content, layout=not fits)
 
     # -- filter -----------------------------------------------------------------------------------------------
 
     def action_start_filter(self) -> None:
         self.add_class("-filtering")
-        self.filter_input.can_focus = True
-        self.filter_input.focus()
+        box = self.filter_input
+        box.can_focus = True
+        box.focus()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
@@ -439,7 +665,7 @@ class ResourceBrowser(Vertical):
         self.list.focus()
 
     def on_key(self, event: events.Key) -> None:
-        if event.key == "escape" and self.filter_input.has_focus:
+        if event.key == "escape" and self._filter_focused():
             event.stop()
             event.prevent_default()
             self.filter_input.value = ""
@@ -448,7 +674,7 @@ class ResourceBrowser(Vertical):
             self.list.focus()
             self.filter_input.can_focus = False
             self._draw_status()
-        elif event.key in ("down", "up") and self.filter_input.has_focus:
+        elif event.key in ("down", "up") and self._filter_focused():
             event.stop()
             self.list.focus()
             self.list.cursor += 1 if event.key == "down" else -1
