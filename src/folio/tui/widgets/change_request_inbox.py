@@ -80,7 +80,9 @@ class ChangeRequestInbox(Vertical):
 
     def on_mount(self) -> None:
         self._draw_filters()
-        self.watch(self.browser.list, "scroll_y", self._scrolled, init=False)
+        lists = self.query(ResourceList)
+        if lists:  # (none when the screen was left while this inbox was mounted)
+            self.watch(lists.first(), "scroll_y", self._scrolled, init=False)
 
     # -- the filter ------------------------------------------------------------------------------------------
 
@@ -101,7 +103,8 @@ class ChangeRequestInbox(Vertical):
         ]
         if self._verdict_problem is not None:
             parts += ["\n", self._verdict_problem]
-        self.query_one(".inbox--filters", Static).update(Content.assemble(*parts))
+        for bar in self.query(".inbox--filters").results(Static):  # none once the screen is taken down
+            bar.update(Content.assemble(*parts))
 
     # -- loading -----------------------------------------------------------------------------------------------
 
@@ -181,8 +184,12 @@ class ChangeRequestInbox(Vertical):
         self.read_verdicts()
 
     def read_verdicts(self) -> None:
-        """Ask for the verdicts of the rows on screen not asked for yet (nothing while the inbox is hidden)."""
-        lst = self.browser.list
+        """Ask for the verdicts of the rows on screen not asked for yet (nothing while the inbox is hidden, or
+        once its screen is being taken down)."""
+        lists = self.query(ResourceList)
+        if not lists:
+            return
+        lst = lists.first()
         height = lst.scrollable_content_region.height
         if not self.is_mounted or height <= 0 or not self.display:
             return

@@ -106,7 +106,8 @@ class SitesPanel(Vertical):
     def _draw_filter(self) -> None:
         label = published_filter_label(self.published)
         nxt = published_filter_label(next_published_filter(self.published)).lower()
-        self.query_one(".sites-panel--filter", Static).update(Content(f"{label} · p shows {nxt} · / filters"))
+        for line in self.query(".sites-panel--filter").results(Static):  # none once the screen is taken down
+            line.update(Content(f"{label} · p shows {nxt} · / filters"))
 
     # -- loading -------------------------------------------------------------------------------------------------
 
