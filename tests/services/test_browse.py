@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from folio.api import GitBookClient
-from folio.models.space import Collection, Space
+from folio.models.space import Collection, Space, SpaceSummary
 from folio.sandbox import SandboxState
 from folio.services.browse import STATUS_CYCLE, BrowseService, InboxFilter, Verdicts, build_tree, relative_age
 from tests.conftest import FROZEN_AT
@@ -31,6 +31,7 @@ async def test_spaces_come_page_by_page(browse: BrowseService, state: SandboxSta
     titles = [s.title for page in pages for s in page]
     assert titles[:3] == ["Getting Started", "User Guide", "Admin Handbook"]
     assert "Legacy Docs (v1)" not in titles  # deleted
+    assert all(type(s) is SpaceSummary for page in pages for s in page)  # a list reads what its rows show
 
 
 async def test_the_tree_of_the_demo_organization(browse: BrowseService, state: SandboxState) -> None:

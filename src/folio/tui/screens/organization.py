@@ -38,7 +38,7 @@ from folio.tui.widgets.sites_panel import SitesPanel
 
 if TYPE_CHECKING:
     from folio.models.organization import Organization
-    from folio.models.space import Collection, Space
+    from folio.models.space import Collection, SpaceSummary
     from folio.services import Services
 
 __all__ = ["TABS", "OrganizationScreen"]
@@ -106,7 +106,7 @@ class OrganizationScreen(FolioScreen):
         self.crumb = safe(title or "Organization", limit=60).plain
         self.organization: Organization | None = None
         self.collections: list[Collection] = []
-        self.spaces: list[Space] = []
+        self.spaces: list[SpaceSummary] = []
         self._ready: set[str] = set()
         """The tabs whose widget is mounted and started."""
         self._widgets: dict[str, Widget] = {}
@@ -294,7 +294,7 @@ class OrganizationScreen(FolioScreen):
         titles = {c.id: c.title or c.id for c in self.collections}
         shown = self._mounted("spaces")
         keep = shown.list.highlighted.key if shown is not None and shown.list.highlighted else None
-        loaded: list[Space] = []
+        loaded: list[SpaceSummary] = []
         rows: list[Row] = []
         fed: set[ResourceBrowser] = set()  # the spaces lists given their first rows: the next pages are appended
         first = True
@@ -367,7 +367,7 @@ class OrganizationScreen(FolioScreen):
         elif self._content_loading:
             browser.set_loading(True)
 
-    def _space_row(self, space: Space, collections: dict[str, str]) -> Row:
+    def _space_row(self, space: SpaceSummary, collections: dict[str, str]) -> Row:
         return Row(
             key=space.id,
             cells=[

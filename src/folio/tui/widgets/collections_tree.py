@@ -19,7 +19,7 @@ from folio.tui.safe import safe
 from folio.tui.widgets.resource_list import Column, ResourceBrowser, Row
 
 if TYPE_CHECKING:
-    from folio.models.space import Space
+    from folio.models.space import SpaceSummary
     from folio.services.browse import CollectionNode, OrgTree
 
 __all__ = ["LOOSE", "CollectionsTree", "tree_rows", "visibility_words"]
@@ -41,7 +41,7 @@ def visibility_words(visibility: str) -> str:
     return visibility.replace("-", " ")
 
 
-def _space_row(space: Space, depth: int, age: Callable[[datetime | None], str]) -> Row:
+def _space_row(space: SpaceSummary, depth: int, age: Callable[[datetime | None], str]) -> Row:
     title = safe(space.title or space.id, limit=120)
     return Row(
         key=f"s:{space.id}",
