@@ -164,3 +164,21 @@ async def test_an_organization_not_seen_before_paints_loading_not_empty_nor_fail
         assert "Could not" not in first["text"]
         assert _indented(screen.content_tree) == TREE
         assert _status(screen.content_tree) == "19 rows"
+
+
+async def test_a_first_visit_reads_the_reviews_without_saying_they_were_not_cached(
+    machine: Machine, state: SandboxState
+) -> None:
+    """The inbox's reviews are read from the cache first (nothing there on a first visit), then from the service:
+    the cache pass's misses are not problems to show."""
+    async with machine.run() as (app, pilot):
+        app.push_screen(OrganizationScreen(app.services, state.demo_org, title="Northwind Labs"))
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, OrganizationScreen)
+        filters = str(screen.inbox.query_one(".inbox--filters").render())
+        assert "Showing open" in filters
+        assert "reviews" not in filters and "cache" not in filters, filters
+        assert screen.inbox.verdicts and all(v is not None for v in screen.inbox.verdicts.values())

@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from folio.services.browse import InboxFilter, Verdicts
+from folio.services.reading import is_cached_only
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
 from folio.tui.safe import safe
@@ -208,6 +209,7 @@ class ChangeRequestInbox(Vertical):
     async def _read_verdicts(self, wanted: list[ChangeRequest]) -> None:
         gate = asyncio.Semaphore(CONCURRENT_REVIEW_READS)
         failures: list[BaseException] = []
+        cache_pass = is_cached_only()
 
         async def one(cr: ChangeRequest) -> None:
             async with gate:
@@ -215,7 +217,8 @@ class ChangeRequestInbox(Vertical):
                     self.verdicts[cr.id] = await self.services.browse.verdicts(cr.space, cr.id)
                 except Exception as exc:
                     self.verdicts[cr.id] = None
-                    failures.append(exc)
+                    if not cache_pass:  # a review not cached yet is read in the pass after: nothing to say
+                        failures.append(exc)
 
         await asyncio.gather(*(one(cr) for cr in wanted))
         self._verdict_problem = (
