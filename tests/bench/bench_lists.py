@@ -35,8 +35,9 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from folio.models.common import Page
 from folio.services.space import PageEntry, flatten_pages
+from folio.tui.screens.organization import SPACE_COLUMNS
 from folio.tui.widgets.page_tree import PageTree
-from folio.tui.widgets.resource_list import Column, ResourceBrowser, Row
+from folio.tui.widgets.resource_list import ResourceBrowser, Row
 from tests.bench.common import Report, Table, median, percentile, standalone, summarize
 from tests.bench.frames import FrameClock
 
@@ -45,13 +46,8 @@ SIZE = (120, 40)
 MOUNT_TARGET_MS = 50.0
 KEY_TARGET_MS = 16.0
 KEYS = ("down", "pagedown", "end")
-COLUMNS = (
-    Column("title", "Space"),
-    Column("visibility", "Visibility", 13),
-    Column("collection", "Collection", 14),
-    Column("updated", "Updated", 9),
-    Column("crs", "Open CRs", 8, align="right"),
-)
+COLUMNS = SPACE_COLUMNS
+"""The spaces tab's columns: the list is timed as the product shows it."""
 VISIBILITY = ("private", "public", "unlisted", "share-link", "in-collection")
 VIRTUAL, TABLE, TREE, FLOOR = "ResourceBrowser", "DataTable", "PageTree", "Static (the floor)"
 

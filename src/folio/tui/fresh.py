@@ -90,16 +90,22 @@ def _show_age(owner: Any, key: tuple[str, str, str], stored_at: float | None) ->
         show(f"{id(owner)}:{key}", stored_at)
 
 
+def reads_cache_first(owner: Any) -> bool:
+    """Whether a ``@cache_first`` load of ``owner`` reads the cache before the service (a cache is kept and the
+    client is online; offline, every read comes from the cache anyway)."""
+    client = _client(owner)
+    return client is not None and client.store is not None and not client.offline_reason
+
+
 def cache_first(method: F) -> F:
     """Run a load body from the cache first (once per arguments), then from the service. Put it under ``@work``."""
 
     @functools.wraps(method)
     async def run(self: Any, *args: Any, **kwargs: Any) -> None:
-        client = _client(self)
         key = (method.__name__, repr(args), repr(sorted(kwargs.items())))
         done: set[tuple[str, str, str]] = self.__dict__.setdefault("_fresh_done", set())
         painted = False
-        if client is not None and client.store is not None and not client.offline_reason and key not in done:
+        if reads_cache_first(self) and key not in done:
             with cached_only(), freshness() as seen:
                 try:
                     await method(self, *args, **kwargs)

@@ -26,9 +26,10 @@ from textual.widget import Widget
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from folio.services.browse import build_tree
+from folio.services.reading import is_cached_only
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
-from folio.tui.fresh import cache_first
+from folio.tui.fresh import cache_first, reads_cache_first
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.change_request_inbox import ChangeRequestInbox
@@ -121,8 +122,6 @@ class OrganizationScreen(FolioScreen):
         """The status line of each content tab that failed to load (a tab mounted later says it too)."""
         self._space_titles: dict[str, str] | None = None
         self._resumed = False
-        self._cache_pass = False
-        """True until :meth:`load_content` starts its first pass, when that pass reads the cache only."""
 
     def compose(self) -> ComposeResult:
         shown = self._first_tab()
@@ -183,8 +182,7 @@ class OrganizationScreen(FolioScreen):
         self._ready.add(shown)
         client = getattr(self.services, "client", None)
         store, offline = getattr(client, "store", None) is not None, bool(getattr(client, "offline_reason", None))
-        self._cache_pass = store and not offline  # (as ``folio.tui.fresh`` decides)
-        if not self._cache_pass:
+        if not reads_cache_first(self):  # no cache pass to paint first: the fresh read need not wait for a frame
             self._first_frame.set()
         self.load_content()  # its data feeds two tabs, the inbox's space names and the palette
         if not self.named:  # the trail names the organization: the first frame needs it
@@ -267,9 +265,8 @@ class OrganizationScreen(FolioScreen):
         """Read the collections, then the spaces page by page: the spaces tab and the tree grow as pages come;
         a failure is said in each list's status line and what was shown stays. A content tab mounted while this
         runs is given every row loaded so far at the next page (and what was shown before, at once)."""
-        cache_pass, self._cache_pass = self._cache_pass, False
         try:
-            await self._load_content(cache_pass)
+            await self._load_content(is_cached_only())
         finally:
             self._content_painted.set()
 
