@@ -6,8 +6,8 @@
     folio sandbox serve [--host H] [--port P] [--scale N] [--faults SPEC] [--seed S]  serve the sandbox
 
 Heavy modules (Textual, httpx, pydantic, the sandbox) are imported inside the paths that need them, so
-``folio --help`` is fast. :func:`transport_factory` is the seam tests use to put the in-process sandbox under
-every client this module builds.
+``folio --help`` is fast. :func:`transport_factory` and :func:`retry_policy` are the seams tests use to put the
+in-process sandbox under every client this module builds, and to record its waits.
 """
 
 from __future__ import annotations
@@ -27,10 +27,11 @@ from folio.config.settings import TOKEN_ENV, Resolved, Settings, SettingsError
 
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
+    from folio.api.retry import RetryPolicy
     from folio.config.logging import DebugLog
     from folio.models.common import User
 
-__all__ = ["DEMO_TOKEN", "build_parser", "main", "transport_factory"]
+__all__ = ["DEMO_TOKEN", "build_parser", "main", "retry_policy", "transport_factory"]
 
 DEMO_TOKEN = "folio-demo-token"
 DEMO_BASE_URL = "https://sandbox.folio.invalid"
@@ -40,6 +41,12 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 def transport_factory(base_url: str) -> Any:
     """The httpx transport for a client of ``base_url``; None is httpx's own network transport.
     Tests replace this function to put the in-process sandbox under the command line."""
+    return None
+
+
+def retry_policy() -> RetryPolicy | None:
+    """The retry policy of every client this module builds; None is the client's own (reads retried, 429 waited
+    out). Tests replace this function to record the waits instead of sleeping them."""
     return None
 
 
@@ -204,6 +211,7 @@ def _client(base_url: str | None, token: str, transport: Any = None) -> GitBookC
         token=Token(token),
         base_url=url,
         transport=transport if transport is not None else transport_factory(url),
+        retry=retry_policy(),
     )
 
 
