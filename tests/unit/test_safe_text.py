@@ -99,3 +99,80 @@ def test_none_and_ordinary_text() -> None:
     assert safe(None).plain == ""
     assert safe("Northwind Labs — Ünïcødé ✓ 👩‍💻").plain.startswith("Northwind Labs — Ünïcødé ✓ 👩")
     assert safe(None).spans == []
+
+
+# -- an unterminated sequence hides its own line at most ------------------------------------------------------
+
+PARAGRAPHS = "\n\nSecond paragraph.\n\nThird paragraph."
+
+
+@pytest.mark.parametrize(
+    ("hostile", "multiline", "shown"),
+    [
+        ("# O0\x1b]0;title" + PARAGRAPHS, True, "# O0\n\nSecond paragraph.\n\nThird paragraph."),
+        ("# O0\x1b]0;title" + PARAGRAPHS, False, "# O0 Second paragraph. Third paragraph."),
+        ("a\x1b]0;title\r\nb", True, "a\nb"),  # a CR LF ends the line too
+        ("a\x1bPdcs payload\nb", True, "a\nb"),  # DCS, 7-bit
+        ("a\x9dosc payload\nb", True, "a\nb"),  # OSC, 8-bit introducer
+        ("a\x1b_apc\u2028b", True, "a\nb"),  # a line separator ends the line
+        ("a\x1b]0;" + "x" * 300 + "\nb", True, "a" + "x" * 46 + "\nb"),  # at most 256 characters are payload
+        ("a\x1b]0;t\nb\x07c", True, "a\nbc"),  # a terminator on a later line does not reach back
+        ("a\x1b]0;t\x1b]0;u\nb", True, "a\nb"),  # two on one line
+        ("a\x1b]8;;https://x.test/" + "p" * 1000 + "\x07link\x1b]8;;\x07 b", False, "alink b"),  # long, terminated
+    ],
+)
+def test_an_unterminated_string_sequence_ends_with_its_line(hostile: str, multiline: bool, shown: str) -> None:
+    text = safe(hostile, multiline=multiline).plain
+    assert text == shown
+    assert "\x1b" not in text and all(_no_controls(line) for line in text.split("\n"))
+
+
+# -- zero-width joiners: kept inside emoji sequences, removed where they could hide text --------------------
+
+ZWJ = "\u200d"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        # kept: emoji joined to emoji (families, professions, flags, hearts), with FE0F or a skin tone before
+        ("👩\u200d👩\u200d👧", "👩\u200d👩\u200d👧"),
+        ("👩\u200d💻 on call", "👩\u200d💻 on call"),
+        ("🏳\ufe0f\u200d🌈", "🏳\ufe0f\u200d🌈"),  # rainbow flag: FE0F before the joiner
+        ("🏴\u200d☠\ufe0f", "🏴\u200d☠\ufe0f"),  # pirate flag: FE0F after the second emoji
+        ("🧑🏽\u200d💻", "🧑🏽\u200d💻"),  # skin tone modifier before the joiner
+        ("❤\ufe0f\u200d🔥", "❤\ufe0f\u200d🔥"),
+        ("🏃\u200d♂\ufe0f", "🏃\u200d♂\ufe0f"),
+        # removed: between letters, next to one letter, at either end, doubled, next to other invisibles
+        ("pay\u200dpal", "paypal"),
+        ("a\u200d👩", "a👩"),
+        ("👩\u200db", "👩b"),
+        ("\u200d👩", "👩"),
+        ("👩\u200d", "👩"),
+        ("👩\u200d\u200d👩", "👩👩"),
+        ("👩\u200d\u200b👩", "👩👩"),
+        ("👩\u200d 👩", "👩 👩"),
+        ("👩\u200d\n👩", "👩 👩"),
+        ("\u202e👩\u200d👩", "👩\u200d👩"),  # the override goes, the family stays
+    ],
+)
+def test_zero_width_joiners(text: str, shown: str) -> None:
+    assert safe(text).plain == shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("❤\ufe0f", "❤\ufe0f"),  # emoji presentation of a text-default character
+        ("☺\ufe0f ok", "☺\ufe0f ok"),
+        ("1\ufe0f\u20e3", "1\ufe0f\u20e3"),  # keycap
+    ],
+)
+def test_variation_selector_16_stays_after_emoji(text: str, shown: str) -> None:
+    assert safe(text).plain == shown
+
+
+def test_a_capped_text_does_not_end_in_a_joiner() -> None:
+    text = safe("ab" + "👩\u200d👩\u200d👧", limit=5).plain  # the cut falls just after a joiner
+    assert text == "ab👩" + ELLIPSIS
+    assert ZWJ not in text
