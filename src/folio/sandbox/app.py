@@ -12,7 +12,6 @@ service's body ``{"error": {"code", "message"}}``.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,19 +27,54 @@ from folio.sandbox.faults import FaultMiddleware, Faults
 from folio.sandbox.http import RouteSpec, SandboxRoute
 from folio.sandbox.state import SandboxState
 
-AREAS = ("orgs", "spaces", "change_requests", "comments", "sites", "openapi", "conversations", "translations")
 PREFIX = "/v1"
 
 
 def all_routes(offer_optional: bool = True) -> list[RouteSpec]:
-    """Every route of every area, paths as the spec writes them (without ``/v1``)."""
-    out: list[RouteSpec] = []
-    for area in AREAS:
-        module = importlib.import_module(f"folio.sandbox.routes.{area}")
-        for r in module.routes:
-            if offer_optional or not r.optional:
-                out.append(r)
-    return out
+    """Every route of every area, paths as the spec writes them (without ``/v1``), in matching order."""
+    # Imported here, not at the top: importing folio.sandbox (for SandboxState, Faults) loads no route.
+    from folio.sandbox.routes import (
+        agent_instructions,
+        change_requests,
+        collections,
+        comments,
+        content,
+        conversations,
+        members,
+        openapi,
+        orgs,
+        reviews,
+        saml,
+        search,
+        site_sections,
+        site_spaces,
+        sites,
+        spaces,
+        teams,
+        translations,
+    )
+
+    areas = (
+        orgs,
+        agent_instructions,
+        saml,
+        search,
+        members,
+        teams,
+        spaces,
+        collections,
+        content,
+        change_requests,
+        reviews,
+        comments,
+        sites,
+        site_sections,
+        site_spaces,
+        openapi,
+        conversations,
+        translations,
+    )
+    return [r for area in areas for r in area.routes if offer_optional or not r.optional]
 
 
 def _error(status: int, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:

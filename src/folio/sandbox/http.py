@@ -6,6 +6,7 @@ import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -114,6 +115,14 @@ def query_bool(request: Request, name: str, default: bool | None = None) -> bool
     raise bad_request(f"{name} must be true or false")
 
 
+def query_choice(request: Request, name: str, allowed: tuple[str, ...], default: str | None = None) -> str | None:
+    """A query parameter that takes one of ``allowed`` (``default`` when absent); 400 naming it otherwise."""
+    value = request.query_params.get(name, default)
+    if value is not None and value not in allowed:
+        raise bad_request(f"{name} must be one of {', '.join(allowed)}")
+    return value
+
+
 def require(store: dict[str, Record], key: str, what: str) -> Record:
     record = store.get(key)
     if record is None:
@@ -146,4 +155,14 @@ def field_str(
         raise bad_request(f"{name} must be at least {min} characters")
     if max is not None and len(value) > max:
         raise bad_request(f"{name} must be at most {max} characters")
+    return value
+
+
+def field_uri(value: Any, name: str, *, max: int = 2048, web: bool = True) -> str:
+    """A uri of a request body: absolute, at most ``max`` characters, http(s) when ``web`` (400 otherwise)."""
+    if not isinstance(value, str) or len(value) > max:
+        raise bad_request(f"{name} must be a uri of at most {max} characters")
+    parts = urlsplit(value)
+    if not parts.scheme or not parts.netloc or (web and parts.scheme not in ("http", "https")):
+        raise bad_request(f"{name} must be an absolute {'http(s) ' if web else ''}uri")
     return value

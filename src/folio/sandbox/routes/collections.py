@@ -1,4 +1,4 @@
-"""Sandbox routes: collections (spec 4.7). Re-exported by :mod:`folio.sandbox.routes.spaces`.
+"""Sandbox routes: collections (spec 4.7); their records are in :mod:`folio.sandbox.domain.spaces`.
 
 Deleting a collection removes it and its nested collections; their spaces are deleted as a space is
 (restorable for 7 days, back at the root of the organization).
@@ -11,6 +11,21 @@ from collections.abc import Callable
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from folio.sandbox.domain.access import RANK, rank_of
+from folio.sandbox.domain.moves import move, transfer_collection
+from folio.sandbox.domain.spaces import (
+    DESCRIPTION_MAX,
+    TITLE_MAX,
+    SpaceCounts,
+    check_default_level,
+    descendants,
+    find_collection,
+    live_spaces,
+    next_order,
+    org_collections,
+    render_collection,
+    render_space,
+)
 from folio.sandbox.errors import bad_request, forbidden, not_found
 from folio.sandbox.http import (
     Handler,
@@ -25,22 +40,6 @@ from folio.sandbox.http import (
     state_of,
 )
 from folio.sandbox.paging import paginate
-from folio.sandbox.routes.space_moves import move, transfer_collection
-from folio.sandbox.routes.space_records import (
-    DESCRIPTION_MAX,
-    RANK,
-    TITLE_MAX,
-    SpaceCounts,
-    check_default_level,
-    descendants,
-    find_collection,
-    live_spaces,
-    next_order,
-    org_collections,
-    rank_of,
-    render_collection,
-    render_space,
-)
 
 routes: list[RouteSpec] = []
 

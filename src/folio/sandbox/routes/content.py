@@ -15,6 +15,16 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
+from folio.sandbox.domain import links as links_mod
+from folio.sandbox.domain.change_requests import find_change_request
+from folio.sandbox.domain.content import (
+    Context,
+    render_file,
+    render_page,
+    render_pages,
+    render_revision,
+)
+from folio.sandbox.domain.spaces import find_space, render_space
 from folio.sandbox.errors import bad_request, conflict, not_found
 from folio.sandbox.http import (
     Handler,
@@ -24,21 +34,13 @@ from folio.sandbox.http import (
     json_body,
     ok,
     query_bool,
+    query_choice,
     route,
     state_of,
 )
 from folio.sandbox.paging import paginate
 from folio.sandbox.revisions import clone_pages, make_page, new_revision, walk
-from folio.sandbox.routes import content_links as links_mod
-from folio.sandbox.routes.content_render import (
-    Context,
-    render_file,
-    render_page,
-    render_pages,
-    render_revision,
-)
-from folio.sandbox.routes.space_records import find_space, render_space
-from folio.sandbox.state import Record, SandboxState
+from folio.sandbox.state import Record
 
 SPACE = "/spaces/{spaceId}/content"
 CR = "/spaces/{spaceId}/change-requests/{changeRequestId}/content"
@@ -77,17 +79,6 @@ def served(method: str, *suffixes: tuple[str, str], optional: bool = False) -> C
     return wrap
 
 
-def find_change_request(state: SandboxState, space_id: str, key: str) -> Record:
-    """A change request of the space, by id or by its number in the space."""
-    record = state.change_requests.get(key)
-    if record is not None and record.get("space") == space_id:
-        return record
-    for record in state.change_requests.values():
-        if record.get("space") == space_id and str(record.get("number")) == key:
-            return record
-    raise not_found(f"No matching change request found for {key!r}")
-
-
 def context(request: Request) -> Context:
     state = state_of(request)
     space = find_space(state, request.path_params["spaceId"])
@@ -113,13 +104,6 @@ def flags(request: Request) -> bool:
     return bool(query_bool(request, "metadata", True))
 
 
-def choice(request: Request, name: str, allowed: tuple[str, ...]) -> str | None:
-    value = request.query_params.get(name)
-    if value is not None and value not in allowed:
-        raise bad_request(f"{name} must be one of {', '.join(allowed)}")
-    return value
-
-
 def find_file(ctx: Context, file_id: str) -> Record:
     for file in ctx.revision.get("files") or []:
         if file["id"] == file_id:
@@ -132,10 +116,6 @@ def find_page_path(ctx: Context, page_id: str) -> tuple[Record, str]:
         if page["id"] == page_id:
             return page, path
     raise not_found(f"No matching page found for {page_id!r}")
-
-
-def link_status(request: Request) -> str | None:
-    return choice(request, "status", links_mod.STATUSES)
 
 
 # --- reads --------------------------------------------------------------------------------------------------
@@ -203,10 +183,10 @@ async def file_backlinks(request: Request) -> Response:
 async def get_page(request: Request) -> Response:
     ctx = context(request)
     metadata = flags(request)
-    fmt = choice(request, "format", ("document", "markdown"))
-    choice(request, "format.markdown.refs", ("relative", "stable"))
-    choice(request, "evaluated", ("true", "false", "deterministic-only"))
-    choice(request, "dereferenced", ("true", "false", "reusable-contents"))
+    fmt = query_choice(request, "format", ("document", "markdown"))
+    query_choice(request, "format.markdown.refs", ("relative", "stable"))
+    query_choice(request, "evaluated", ("true", "false", "deterministic-only"))
+    query_choice(request, "dereferenced", ("true", "false", "reusable-contents"))
     page, path = find_page_path(ctx, request.path_params["pageId"])
     return ok(render_page(ctx, page, path, metadata=metadata, body=fmt or "document"))
 
@@ -214,7 +194,7 @@ async def get_page(request: Request) -> Response:
 @served("GET", (SPACE, "/page/{pageId}/links"), (CR, "/page/{pageId}/links"), optional=True)
 async def get_page_links(request: Request) -> Response:
     ctx = context(request)
-    status = link_status(request)
+    status = query_choice(request, "status", links_mod.STATUSES)
     page, _ = find_page_path(ctx, request.path_params["pageId"])
     entries = links_mod.links(ctx.state, ctx.revision, only_page=page["id"])
     items = [

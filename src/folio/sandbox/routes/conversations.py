@@ -1,120 +1,35 @@
-"""Sandbox routes: conversations, conversation issues and issues clusters (spec section 4.11).
+"""Sandbox routes: conversations, conversation issues and issues clusters (spec section 4.11). Records,
+ingestion and rendering are in :mod:`folio.sandbox.domain.conversations`.
 
 Every route here is OPTIONAL (absent from the current public description): a sandbox built with
 ``offer_optional=False`` leaves them all out.
-
-Records: ``state.clusters[id]`` = ``{id, organization, label, createdAt, updatedAt, icon, summary, muted,
-impact, weeklyPulse (13 numbers), keywords}``; ``state.conversations[id]`` = ``{id, organization,
-externalId, subject, createdAt, processedAt, source, impact, metadata, parts}``;
-``state.conversation_issues[id]`` = ``{id, organization, title, details, impact, createdAt, ingestedAt,
-conversation, cluster}``. A cluster's ``stats`` and ``sources`` are counted from the issues at render time.
-
-Ingesting (POST, 204) is processed at once and deterministically: the conversation gets one issue, filed in
-the cluster whose keywords share most words (4+ letters) with the subject and the user's parts (the oldest
-such cluster on a tie); with no shared word a new cluster is opened. Re-ingesting the same ``id`` replaces the
-conversation and keeps its issue. See :func:`folio.sandbox.seed.conversations.ingest_conversation`, which the
-seed uses too.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 
-from folio.sandbox.errors import bad_request, forbidden, not_found
+from folio.sandbox.domain.access import can_edit, org_access
+from folio.sandbox.domain.conversations import (
+    IMPACT_RANK,
+    cluster_counts,
+    ingest_conversation,
+    owned,
+    render_cluster,
+    render_conversation,
+    render_issue_entry,
+    validate_ingest,
+)
+from folio.sandbox.errors import bad_request, forbidden
 from folio.sandbox.http import RouteSpec, empty, json_body, ok, route
 from folio.sandbox.paging import paginate
-from folio.sandbox.routes.openapi import can_edit, org_access
-from folio.sandbox.seed.conversations import IMPACT_RANK, ingest_conversation, validate_ingest
-from folio.sandbox.state import Record, SandboxState
+from folio.sandbox.state import Record
 
 BASE = "/orgs/{organizationId}"
 ORDER_KEYS = ("updatedAt", "createdAt", "impact", "issues", "conversations")
-
-
-def _cluster_counts(state: SandboxState, org_id: str, only: str | None = None) -> dict[str, Record]:
-    """Per cluster: issues, distinct conversations, conversations by source."""
-    out: dict[str, Record] = {}
-    for issue in state.conversation_issues.values():
-        if issue["organization"] != org_id or (only is not None and issue["cluster"] != only):
-            continue
-        entry = out.setdefault(issue["cluster"], {"issues": 0, "conversations": set(), "sources": Counter()})
-        entry["issues"] += 1
-        if issue["conversation"] not in entry["conversations"]:
-            entry["conversations"].add(issue["conversation"])
-            conv = state.conversations.get(issue["conversation"])
-            entry["sources"][(conv or {}).get("source") or "api"] += 1
-    return out
-
-
-def render_cluster(state: SandboxState, rec: Record, counts: Record | None) -> Record:
-    counts = counts or {"issues": 0, "conversations": set(), "sources": Counter()}
-    return {
-        "object": "issues-cluster",
-        "id": rec["id"],
-        "label": rec["label"],
-        "createdAt": rec["createdAt"],
-        "updatedAt": rec["updatedAt"],
-        "icon": rec["icon"],
-        "summary": rec["summary"],
-        "muted": rec["muted"],
-        "impact": rec["impact"],
-        "weeklyPulse": list(rec["weeklyPulse"]),
-        "sources": dict(counts["sources"]),
-        "stats": {"issues": counts["issues"], "conversations": len(counts["conversations"])},
-        "urls": {"location": f"{state.api_base}/orgs/{rec['organization']}/conversations-clusters/{rec['id']}"},
-    }
-
-
-def render_conversation(state: SandboxState, rec: Record) -> Record:
-    urls = {"location": f"{state.api_base}/orgs/{rec['organization']}/conversations/{rec['id']}"}
-    if (rec.get("metadata") or {}).get("url"):
-        urls["source"] = rec["metadata"]["url"]
-    out = {
-        "object": "conversation",
-        "id": rec["id"],
-        "subject": rec.get("subject") or "",
-        "createdAt": rec["createdAt"],
-        "processedAt": rec["processedAt"],
-        "source": rec.get("source") or "api",
-        "urls": urls,
-    }
-    if rec.get("impact"):
-        out["impact"] = rec["impact"]
-    return out
-
-
-def render_issue(state: SandboxState, rec: Record) -> Record:
-    return {
-        "object": "conversation-issue",
-        "id": rec["id"],
-        "title": rec["title"],
-        "details": rec["details"],
-        "impact": rec["impact"],
-        "createdAt": rec["createdAt"],
-        "ingestedAt": rec["ingestedAt"],
-        "conversation": rec["conversation"],
-        "cluster": rec["cluster"],
-        "urls": {"location": f"{state.api_base}/orgs/{rec['organization']}/conversations-issues/{rec['id']}"},
-    }
-
-
-def render_issue_entry(state: SandboxState, rec: Record) -> Record:
-    conv = state.conversations.get(rec["conversation"])
-    out: Record = {"issue": render_issue(state, rec)}
-    if conv is not None:
-        out["conversation"] = render_conversation(state, conv)
-    return out
-
-
-def _owned(store: dict[str, Record], key: str, org_id: str, what: str) -> Record:
-    rec = store.get(key)
-    if rec is None or rec.get("organization") != org_id:
-        raise not_found(f"No matching {what} found for {key!r}")
-    return rec
 
 
 # --- clusters ---------------------------------------------------------------------------------------------
@@ -129,7 +44,7 @@ async def list_clusters(request: Request) -> Response:
         raise bad_request("order must be one of asc, desc")
     if order_by not in ORDER_KEYS:
         raise bad_request("orderBy must be one of " + ", ".join(ORDER_KEYS))
-    counts = _cluster_counts(state, org_id)
+    counts = cluster_counts(state, org_id)
     clusters = [c for c in state.clusters.values() if c["organization"] == org_id]
 
     def key(c: Record) -> Any:
@@ -150,15 +65,15 @@ async def list_clusters(request: Request) -> Response:
 @route("GET", BASE + "/conversations-clusters/{clusterId}", optional=True)
 async def get_cluster(request: Request) -> Response:
     state, org_id, _ = org_access(request)
-    rec = _owned(state.clusters, request.path_params["clusterId"], org_id, "issues cluster")
-    counts = _cluster_counts(state, org_id, only=rec["id"])
+    rec = owned(state.clusters, request.path_params["clusterId"], org_id, "issues cluster")
+    counts = cluster_counts(state, org_id, only=rec["id"])
     return ok(render_cluster(state, rec, counts.get(rec["id"])))
 
 
 @route("PATCH", BASE + "/conversations-clusters/{clusterId}", optional=True)
 async def update_cluster(request: Request) -> Response:
     state, org_id, member = org_access(request)
-    rec = _owned(state.clusters, request.path_params["clusterId"], org_id, "issues cluster")
+    rec = owned(state.clusters, request.path_params["clusterId"], org_id, "issues cluster")
     body = await json_body(request)
     if "muted" not in body:
         raise bad_request("muted is required")
@@ -169,7 +84,7 @@ async def update_cluster(request: Request) -> Response:
     if rec["muted"] != body["muted"]:
         rec["muted"] = body["muted"]
         rec["updatedAt"] = state.now()
-    counts = _cluster_counts(state, org_id, only=rec["id"])
+    counts = cluster_counts(state, org_id, only=rec["id"])
     return ok(render_cluster(state, rec, counts.get(rec["id"])))
 
 
@@ -203,7 +118,7 @@ async def ingest(request: Request) -> Response:
 @route("GET", BASE + "/conversations/{conversationId}", optional=True)
 async def get_conversation(request: Request) -> Response:
     state, org_id, _ = org_access(request)
-    rec = _owned(state.conversations, request.path_params["conversationId"], org_id, "conversation")
+    rec = owned(state.conversations, request.path_params["conversationId"], org_id, "conversation")
     metadata = dict(rec.get("metadata") or {})
     metadata.setdefault("attributes", {})
     return ok(
@@ -237,7 +152,7 @@ async def list_issues(request: Request) -> Response:
 @route("GET", BASE + "/conversations-issues/{issueId}", optional=True)
 async def get_issue(request: Request) -> Response:
     state, org_id, _ = org_access(request)
-    rec = _owned(state.conversation_issues, request.path_params["issueId"], org_id, "conversation issue")
+    rec = owned(state.conversation_issues, request.path_params["issueId"], org_id, "conversation issue")
     return ok(render_issue_entry(state, rec))
 
 

@@ -1,161 +1,32 @@
-"""Sandbox routes: imported OpenAPI specs of an organization (spec section 4.1) and their versions.
-
-Records live in ``state.openapi_specs[org][slug]``: ``{id, slug, createdAt, updatedAt, source ({url} or
-{text}), visibility, processingState, lastProcessedAt, lastProcessErrorCode, lastProcessedErrors,
-versions: [...]}``; a version is ``{id, createdAt, url, document}``.
-
-Processing, deterministically: every write of a source (POST, PUT) adds a version, points ``lastVersion`` at
-it and leaves the spec ``pending`` (that is what the write answers). The next request that reads or patches
-the spec settles it to ``complete``, with or without a processing error (the outcome follows the source: see
-:mod:`folio.sandbox.seed.openapi`).
-
-Also the helpers the area's other route modules share: :func:`org_access` and :func:`can_edit`.
+"""Sandbox routes: imported OpenAPI specs of an organization (spec section 4.1) and their versions. Members
+read them; ``admin`` and ``create`` members add, replace, delete and publish them. Records and processing are
+in :mod:`folio.sandbox.domain.openapi`.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Any
-from urllib.parse import urlsplit
-
 from starlette.requests import Request
 from starlette.responses import Response
 
-from folio.sandbox.errors import bad_request, conflict, forbidden, not_found
-from folio.sandbox.http import RouteSpec, created, current_user, deleted, json_body, ok, route, state_of
+from folio.sandbox.domain.access import can_edit, org_access
+from folio.sandbox.domain.openapi import (
+    SLUG_RE,
+    add_version,
+    find_spec,
+    find_version,
+    new_spec,
+    parse_source,
+    render_content,
+    render_spec,
+    render_version,
+    settle,
+)
+from folio.sandbox.errors import bad_request, conflict, forbidden
+from folio.sandbox.http import RouteSpec, created, deleted, json_body, ok, route
 from folio.sandbox.paging import paginate
-from folio.sandbox.seed.openapi import add_version, new_spec, settle
-from folio.sandbox.state import Record, SandboxState
+from folio.sandbox.state import Record
 
-SLUG_RE = re.compile(r"^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$")
-URL_MAX = 2048
-EDIT_ROLES = ("admin", "create")
 BASE = "/orgs/{organizationId}/openapi"
-
-
-# --- shared by the area's routes --------------------------------------------------------------------------
-
-
-def org_access(request: Request) -> tuple[SandboxState, str, Record]:
-    """(state, organization id, the caller's membership): 404 for an unknown organization, 403 outsiders."""
-    state = state_of(request)
-    org_id = request.path_params["organizationId"]
-    if org_id not in state.orgs:
-        raise not_found(f"No matching organization found for {org_id!r}")
-    member = state.members.get(org_id, {}).get(current_user(request))
-    if member is None:
-        raise forbidden("You are not a member of this organization")
-    return state, org_id, member
-
-
-def can_edit(member: Record) -> bool:
-    return member.get("role") in EDIT_ROLES
-
-
-def check_uri(name: str, value: Any) -> str:
-    if not isinstance(value, str):
-        raise bad_request(f"{name} must be a string")
-    if len(value) > URL_MAX:
-        raise bad_request(f"{name} must be at most {URL_MAX} characters")
-    parts = urlsplit(value)
-    if not parts.scheme or not parts.netloc:
-        raise bad_request(f"{name} must be an absolute URI")
-    return value
-
-
-def parse_source(body: dict[str, Any]) -> Record:
-    """The ``source`` one-of: ``{url}`` or ``{text}``."""
-    if "source" not in body:
-        raise bad_request("source is required")
-    source = body["source"]
-    if not isinstance(source, dict):
-        raise bad_request("source must be an object: {url} or {text}")
-    if "url" in source:
-        return {"url": check_uri("source.url", source["url"])}
-    if "text" in source:
-        text = source["text"]
-        if not isinstance(text, str) or not text:
-            raise bad_request("source.text must be a non-empty string")
-        return {"text": text}
-    raise bad_request("source must be one of {url} or {text}")
-
-
-# --- rendering --------------------------------------------------------------------------------------------
-
-
-def spec_urls(state: SandboxState, org_id: str, rec: Record) -> Record:
-    urls = {
-        "location": f"{state.api_base}/orgs/{org_id}/openapi/{rec['slug']}",
-        "app": f"{state.app_base}/o/{org_id}/openapi/{rec['slug']}",
-    }
-    if rec.get("visibility") == "public":
-        urls["published"] = f"{state.app_base}/public/openapi/{org_id}/{rec['slug']}"
-    return urls
-
-
-def render_spec(state: SandboxState, org_id: str, rec: Record, member: Record) -> Record:
-    problems = list(rec.get("lastProcessedErrors") or [])
-    out: Record = {
-        "object": "openapi-spec",
-        "id": rec["id"],
-        "createdAt": rec["createdAt"],
-        "updatedAt": rec["updatedAt"],
-        "slug": rec["slug"],
-        "processingState": rec["processingState"],
-        "visibility": rec.get("visibility", "private"),
-        "lastProcessedErrors": problems,
-        "lastProcessedErrorCount": len(problems),
-        "permissions": {"view": True, "edit": can_edit(member)},
-        "urls": spec_urls(state, org_id, rec),
-    }
-    if "url" in rec["source"]:
-        out["sourceURL"] = rec["source"]["url"]
-    for key in ("lastVersion", "lastProcessedAt", "lastProcessErrorCode"):
-        if rec.get(key) is not None:
-            out[key] = rec[key]
-    return out
-
-
-def render_version(state: SandboxState, org_id: str, rec: Record, version: Record) -> Record:
-    return {
-        "object": "openapi-spec-version",
-        "id": version["id"],
-        "createdAt": version["createdAt"],
-        "url": version["url"],
-        "urls": {"location": f"{state.api_base}/orgs/{org_id}/openapi/{rec['slug']}/versions/{version['id']}"},
-    }
-
-
-def render_content(state: SandboxState, org_id: str, rec: Record, version: Record) -> Record:
-    name = "openapi.json" if isinstance(version["document"], dict) else "openapi.yaml"
-    public = spec_urls(state, org_id, rec).get("published")
-    return {
-        "filesystem": {"entrypoint": name, "files": {name: version["document"]}},
-        "url": version["url"],
-        "urls": {"source": version["url"], "public": public},
-    }
-
-
-# --- lookups ----------------------------------------------------------------------------------------------
-
-
-def _spec(state: SandboxState, org_id: str, slug: str) -> Record:
-    rec = state.openapi_specs.get(org_id, {}).get(slug)
-    if rec is None:
-        raise not_found(f"No matching OpenAPI specification found for {slug!r}")
-    return settle(state, rec)
-
-
-def _version(rec: Record, version_id: str | None) -> Record:
-    versions = rec.get("versions") or []
-    if version_id is None:
-        match = next((v for v in versions if v["id"] == rec.get("lastVersion")), None)
-        match = match or (versions[-1] if versions else None)
-    else:
-        match = next((v for v in versions if v["id"] == version_id), None)
-    if match is None:
-        raise not_found(f"No matching OpenAPI specification version found for {version_id or 'latest'!r}")
-    return match
 
 
 def _require_edit(member: Record) -> None:
@@ -196,7 +67,7 @@ async def create_spec(request: Request) -> Response:
 @route("GET", BASE + "/{specSlug}")
 async def get_spec(request: Request) -> Response:
     state, org_id, member = org_access(request)
-    rec = _spec(state, org_id, request.path_params["specSlug"])
+    rec = find_spec(state, org_id, request.path_params["specSlug"])
     return ok(render_spec(state, org_id, rec, member))
 
 
@@ -232,7 +103,7 @@ async def delete_spec(request: Request) -> Response:
 async def update_spec(request: Request) -> Response:
     state, org_id, member = org_access(request)
     body = await json_body(request)
-    rec = _spec(state, org_id, request.path_params["specSlug"])
+    rec = find_spec(state, org_id, request.path_params["specSlug"])
     _require_edit(member)
     if "visibility" not in body:
         raise bad_request("visibility is required")
@@ -247,7 +118,7 @@ async def update_spec(request: Request) -> Response:
 @route("GET", BASE + "/{specSlug}/versions")
 async def list_versions(request: Request) -> Response:
     state, org_id, _ = org_access(request)
-    rec = _spec(state, org_id, request.path_params["specSlug"])
+    rec = find_spec(state, org_id, request.path_params["specSlug"])
     newest_first = list(reversed(rec.get("versions") or []))
     return ok(paginate(request, newest_first, lambda v: render_version(state, org_id, rec, v)))
 
@@ -255,29 +126,29 @@ async def list_versions(request: Request) -> Response:
 @route("GET", BASE + "/{specSlug}/versions/latest")
 async def latest_version(request: Request) -> Response:
     state, org_id, _ = org_access(request)
-    rec = _spec(state, org_id, request.path_params["specSlug"])
-    return ok(render_version(state, org_id, rec, _version(rec, None)))
+    rec = find_spec(state, org_id, request.path_params["specSlug"])
+    return ok(render_version(state, org_id, rec, find_version(rec, None)))
 
 
 @route("GET", BASE + "/{specSlug}/versions/latest/content")
 async def latest_version_content(request: Request) -> Response:
     state, org_id, _ = org_access(request)
-    rec = _spec(state, org_id, request.path_params["specSlug"])
-    return ok(render_content(state, org_id, rec, _version(rec, None)))
+    rec = find_spec(state, org_id, request.path_params["specSlug"])
+    return ok(render_content(state, org_id, rec, find_version(rec, None)))
 
 
 @route("GET", BASE + "/{specSlug}/versions/{versionId}")
 async def get_version(request: Request) -> Response:
     state, org_id, _ = org_access(request)
-    rec = _spec(state, org_id, request.path_params["specSlug"])
-    return ok(render_version(state, org_id, rec, _version(rec, request.path_params["versionId"])))
+    rec = find_spec(state, org_id, request.path_params["specSlug"])
+    return ok(render_version(state, org_id, rec, find_version(rec, request.path_params["versionId"])))
 
 
 @route("GET", BASE + "/{specSlug}/versions/{versionId}/content")
 async def get_version_content(request: Request) -> Response:
     state, org_id, _ = org_access(request)
-    rec = _spec(state, org_id, request.path_params["specSlug"])
-    return ok(render_content(state, org_id, rec, _version(rec, request.path_params["versionId"])))
+    rec = find_spec(state, org_id, request.path_params["specSlug"])
+    return ok(render_content(state, org_id, rec, find_version(rec, request.path_params["versionId"])))
 
 
 routes: list[RouteSpec] = [

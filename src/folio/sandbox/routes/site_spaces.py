@@ -11,12 +11,9 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
-from folio.sandbox.errors import bad_request, not_found
-from folio.sandbox.http import deleted, empty, field_str, json_body, ok, query_bool, route
-from folio.sandbox.paging import paginate
-from folio.sandbox.routes.site_items import new_site_space, space_of_org
-from folio.sandbox.routes.site_render import SiteRenderer
-from folio.sandbox.routes.site_tree import (
+from folio.sandbox.domain.site_items import new_site_space, space_of_org
+from folio.sandbox.domain.site_render import SiteRenderer
+from folio.sandbox.domain.site_tree import (
     SiteContext,
     SiteTree,
     apply_order,
@@ -26,6 +23,9 @@ from folio.sandbox.routes.site_tree import (
     record_of,
     site_context,
 )
+from folio.sandbox.errors import bad_request, not_found
+from folio.sandbox.http import deleted, empty, field_str, json_body, ok, query_bool, route
+from folio.sandbox.paging import paginate
 from folio.sandbox.state import Record
 
 

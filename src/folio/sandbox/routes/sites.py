@@ -1,6 +1,6 @@
 """Sandbox routes: published docs sites (spec 4.2) — sites, their visitor (adaptive content) schema and the
-conditions derived from it, and the published profile. Sections, groups, site spaces and the structure are in
-:mod:`folio.sandbox.routes.site_structure` and re-exported here, so ``routes`` is the whole sites area.
+conditions derived from it, and the published profile. Sections, groups and the structure are in
+:mod:`folio.sandbox.routes.site_sections`, site spaces in :mod:`folio.sandbox.routes.site_spaces`.
 
 Rules the sandbox applies: members read sites; ``admin`` and ``create`` members create sites and change
 their structure; only admins change a site's settings, its visitor schema, or delete it. Sites are created
@@ -15,13 +15,12 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
+from folio.sandbox.domain.site_items import new_site_space, space_of_org
+from folio.sandbox.domain.site_render import SiteRenderer, render_site
+from folio.sandbox.domain.site_tree import SiteTree, delete_site, org_role, record_of, site_context
 from folio.sandbox.errors import bad_request, forbidden, not_found
 from folio.sandbox.http import created, deleted, field_str, json_body, ok, query_bool, route
 from folio.sandbox.paging import paginate
-from folio.sandbox.routes import site_structure
-from folio.sandbox.routes.site_items import new_site_space, space_of_org
-from folio.sandbox.routes.site_render import SiteRenderer, render_site
-from folio.sandbox.routes.site_tree import SiteTree, delete_site, org_role, record_of, site_context
 from folio.sandbox.state import Record
 
 SITE_TYPES = ("basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium")
@@ -309,5 +308,4 @@ routes = [
     put_adaptive_schema,
     list_template_conditions,
     get_published,
-    *site_structure.routes,
 ]

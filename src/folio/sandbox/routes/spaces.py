@@ -1,5 +1,5 @@
-"""Sandbox routes: spaces (spec 4.7 and the space lifecycle of section 3), re-exporting the collection routes
-and the content routes of 4.8/4.9 so the app finds them all under the ``spaces`` area.
+"""Sandbox routes: spaces (spec 4.7 and the space lifecycle of section 3): list, read, update, delete,
+restore, duplicate, move, transfer and links. Records and rules are in :mod:`folio.sandbox.domain.spaces`.
 
 Lifecycle: DELETE sets ``deletedAt`` (lists leave the space out, GET still answers with it); POST restore
 within 7 days brings it back; after 7 days it is removed for good (404). PATCH ``editMode`` toggles
@@ -14,26 +14,11 @@ from collections.abc import Callable
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from folio.sandbox.errors import bad_request, forbidden, not_found
-from folio.sandbox.http import (
-    Handler,
-    RouteSpec,
-    current_user,
-    deleted,
-    field_str,
-    json_body,
-    ok,
-    route,
-    state_of,
-)
-from folio.sandbox.paging import paginate
-from folio.sandbox.revisions import new_revision, walk
-from folio.sandbox.routes import collections, content
-from folio.sandbox.routes import content_links as links_mod
-from folio.sandbox.routes.space_moves import move, transfer_space
-from folio.sandbox.routes.space_records import (
+from folio.sandbox.domain import links as links_mod
+from folio.sandbox.domain.access import RANK, rank_of
+from folio.sandbox.domain.moves import move, transfer_space
+from folio.sandbox.domain.spaces import (
     EMOJI_MAX,
-    RANK,
     TITLE_MAX,
     SpaceCounts,
     check_default_level,
@@ -43,13 +28,24 @@ from folio.sandbox.routes.space_records import (
     live_spaces,
     next_order,
     purge,
-    rank_of,
     render_space,
 )
-from folio.sandbox.routes.space_search import search
+from folio.sandbox.errors import bad_request, forbidden, not_found
+from folio.sandbox.http import (
+    Handler,
+    RouteSpec,
+    current_user,
+    deleted,
+    field_str,
+    json_body,
+    ok,
+    query_choice,
+    route,
+    state_of,
+)
+from folio.sandbox.paging import paginate
+from folio.sandbox.revisions import new_revision, walk
 from folio.sandbox.state import Record, SandboxState
-
-QUERY_MAX = 512
 
 _own: list[RouteSpec] = []
 
@@ -235,23 +231,11 @@ async def transfer(request: Request) -> Response:
 async def space_links(request: Request) -> Response:
     state = state_of(request)
     space = find_space(state, request.path_params["spaceId"])
-    status = content.link_status(request)
+    status = query_choice(request, "status", links_mod.STATUSES)
     entries = links_mod.links(state, state.revisions[space["revision"]])
     items = [e for e in entries if status is None or e["status"] == status]
     stats = links_mod.stats(entries, links_mod.broken_in_change_requests(state, space["id"]))
     return ok(paginate(request, items, stats=stats))
 
 
-@_add("GET", "/spaces/{spaceId}/search")
-async def search_space(request: Request) -> Response:
-    state = state_of(request)
-    space = find_space(state, request.path_params["spaceId"])
-    query = request.query_params.get("query")
-    if not query or not query.strip():
-        raise bad_request("query is required")
-    if len(query) > QUERY_MAX:
-        raise bad_request(f"query must be at most {QUERY_MAX} characters")
-    return ok(paginate(request, search(state, space, query.strip())))
-
-
-routes: list[RouteSpec] = _own + collections.routes + content.routes
+routes: list[RouteSpec] = _own

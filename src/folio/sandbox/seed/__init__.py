@@ -8,15 +8,22 @@ change requests -> comments -> sites -> OpenAPI specs -> conversations -> transl
 
 from __future__ import annotations
 
-import importlib
-
+from folio.sandbox.seed import (
+    change_requests,
+    comments,
+    content,
+    conversations,
+    openapi,
+    people,
+    sites,
+    translations,
+)
 from folio.sandbox.state import SandboxState
 
-PARTS = ("people", "content", "change_requests", "comments", "sites", "openapi", "conversations", "translations")
+PARTS = (people, content, change_requests, comments, sites, openapi, conversations, translations)
 
 
 def populate(state: SandboxState, *, scale: int = 0) -> SandboxState:
     for part in PARTS:
-        module = importlib.import_module(f"folio.sandbox.seed.{part}")
-        module.seed(state, scale=scale)
+        part.seed(state, scale=scale)
     return state

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
+from folio.sandbox.domain.change_requests import merge_change_request, open_change_request
+from folio.sandbox.domain.reviews import add_review, document, request_review
 from folio.sandbox.revisions import clone_pages, find_page, make_page, new_revision, walk
-from folio.sandbox.routes.change_requests import merge_change_request, open_change_request
-from folio.sandbox.routes.reviews import add_review, document, request_review
 from folio.sandbox.state import Record, SandboxState
 
 Edit = Callable[[SandboxState, list[Record], str], None]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from folio.sandbox.routes.translations import LANGUAGES, new_translation, settle, start_run
+from folio.sandbox.domain.translations import LANGUAGES, new_translation, settle, start_run
 from folio.sandbox.state import SandboxState
 
 INSTRUCTIONS = {

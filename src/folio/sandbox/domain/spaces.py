@@ -1,8 +1,7 @@
 """Spaces and collections in the sandbox: finding records, rendering them to the wire shape (spec 2.5), and
 the lifecycle rules other areas share (a deleted space is restorable for 7 days, then gone).
 
-Other route modules render a space with :func:`render_space` (``/orgs/{id}/members/{id}/spaces``, site
-spaces).
+Other areas render a space with :func:`render_space` (a member's spaces, site spaces, backlinks).
 """
 
 from __future__ import annotations
@@ -13,12 +12,12 @@ from typing import Any
 
 from folio.models.common import ROLES
 from folio.sandbox.clock import parse_iso
+from folio.sandbox.domain.access import RANK, rank_of
 from folio.sandbox.errors import bad_request, not_found
 from folio.sandbox.revisions import slugify
 from folio.sandbox.state import Record, SandboxState
 
 RESTORE_WINDOW = timedelta(days=7)
-RANK = {"read": 0, "comment": 1, "edit": 2, "review": 3, "create": 4, "admin": 5}
 TITLE_MAX = 50
 DESCRIPTION_MAX = 100
 EMOJI_MAX = 50
@@ -61,17 +60,6 @@ def find_collection(state: SandboxState, collection_id: str) -> Record:
     if record is None:
         raise not_found(f"No matching collection found for {collection_id!r}")
     return record
-
-
-def role_of(state: SandboxState, org: str, user: str) -> str | None:
-    member = state.members.get(org, {}).get(user)
-    return member.get("role") if member else None
-
-
-def rank_of(state: SandboxState, org: str, user: str) -> int:
-    """The caller's power in the organization: -1 for a guest or a stranger, 0 (read) .. 5 (admin)."""
-    role = role_of(state, org, user)
-    return RANK.get(role, -1) if role else -1
 
 
 # --- counts -------------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Sandbox routes: a site's sections (spec 4.3), section groups (4.4) and its whole structure (the public
 description's getSiteStructure and sortSiteStructure). Site spaces (4.5) are in
-:mod:`folio.sandbox.routes.site_spaces` and re-exported here.
+:mod:`folio.sandbox.routes.site_spaces`.
 
 Sections, groups and external links are siblings at the root of the site or in one group; a section
 changes group through its update (``siteSectionGroupId``), a group through ``parentSectionGroupId``, or a
@@ -16,13 +16,9 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from folio.sandbox.errors import bad_request, not_found
-from folio.sandbox.http import deleted, empty, field_str, json_body, ok, route
-from folio.sandbox.paging import paginate
-from folio.sandbox.routes import site_spaces
-from folio.sandbox.routes.site_items import ensure_sections, new_section, new_site_space, space_of_org
-from folio.sandbox.routes.site_render import SiteRenderer
-from folio.sandbox.routes.site_tree import (
+from folio.sandbox.domain.site_items import ensure_sections, new_section, new_site_space, space_of_org
+from folio.sandbox.domain.site_render import SiteRenderer
+from folio.sandbox.domain.site_tree import (
     SECTION_LEVEL,
     STRUCTURE_KINDS,
     Item,
@@ -38,6 +34,9 @@ from folio.sandbox.routes.site_tree import (
     record_of,
     site_context,
 )
+from folio.sandbox.errors import bad_request, not_found
+from folio.sandbox.http import deleted, empty, field_str, json_body, ok, route
+from folio.sandbox.paging import paginate
 from folio.sandbox.state import Record
 
 
@@ -307,5 +306,4 @@ routes = [
     add_section_to_group,
     get_structure,
     sort_structure,
-    *site_spaces.routes,
 ]

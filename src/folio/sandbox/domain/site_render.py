@@ -12,9 +12,9 @@ always in the published profile.
 
 from __future__ import annotations
 
-from folio.sandbox.routes.site_items import slug
-from folio.sandbox.routes.site_tree import SiteContext, SiteTree
-from folio.sandbox.routes.space_records import SpaceCounts, render_space
+from folio.sandbox.domain.site_items import slug
+from folio.sandbox.domain.site_tree import SiteContext, SiteTree
+from folio.sandbox.domain.spaces import SpaceCounts, render_space
 from folio.sandbox.state import Record, SandboxState
 
 

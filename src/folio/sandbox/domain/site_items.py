@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from folio.sandbox.domain.site_tree import SECTION_LEVEL, STORES, SiteTree, next_order
 from folio.sandbox.errors import bad_request, not_found
-from folio.sandbox.routes.site_tree import SECTION_LEVEL, STORES, SiteTree, next_order
 from folio.sandbox.state import Record, SandboxState
 
 

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from folio.sandbox.errors import SandboxError, bad_request, conflict
-from folio.sandbox.routes.space_records import (
-    RANK,
+from folio.sandbox.domain.access import RANK, rank_of
+from folio.sandbox.domain.spaces import (
     descendants,
     live_spaces,
     next_order,
     org_collections,
-    rank_of,
 )
+from folio.sandbox.errors import SandboxError, bad_request, conflict
 from folio.sandbox.state import Record, SandboxState
 
 Item = tuple[str, Record]  # ("space" | "collection", record)

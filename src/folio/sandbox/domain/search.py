@@ -1,5 +1,13 @@
-"""Searching a space's current content (``GET /spaces/{spaceId}/search``): case-insensitive matches in page
-titles, descriptions and markdown, one result per page with the matching sections and a snippet of each."""
+"""Searching content (spec 4.4b and 4.7): case-insensitive matches of the query in page titles, descriptions
+and the text of their sections (a page's markdown split at its headings), over the current revision of live
+spaces. Link pages are skipped.
+
+A page matching on its title or description is a ``page`` result (score 3, plus its sections'); a page
+matching only in sections is a ``section`` result. A section scores 2 when its heading matches, 1 when only its
+text does; its ``body`` is a snippet around the first match. A space's search answers pages best first,
+ranked from 1 (``SearchPageResult``); an organization's answers spaces (``SearchSpaceResult``: the space's
+score is its pages' sum), best first, with every page ranked across the whole organization.
+"""
 
 from __future__ import annotations
 
@@ -38,6 +46,51 @@ def snippet(text: str, query: str) -> str:
 
 def search(state: SandboxState, space: Record, query: str) -> list[Record]:
     """Every page of the space's current revision that matches, best first, ranked from 1."""
+    return _rank(_matches(state, space, query))
+
+
+def _rank(results: list[tuple[float, int, Record]]) -> list[Record]:
+    """The results best first (in tree order on a tie), each with its one-based ``rank``."""
+    results.sort(key=lambda r: (-r[0], r[1]))
+    ranked = []
+    for rank, (_, _, item) in enumerate(results, start=1):
+        item["rank"] = rank
+        ranked.append(item)
+    return ranked
+
+
+def search_organization(state: SandboxState, org: str, query: str) -> list[Record]:
+    """Every live space of the organization with matching pages, best first (title on a tie); pages are
+    ranked across the organization."""
+    spaces = [s for s in state.spaces.values() if s.get("organization") == org and not s.get("deletedAt")]
+    found: list[tuple[float, int, Record]] = []
+    space_of: dict[int, str] = {}
+    for space in spaces:
+        if space.get("revision") not in state.revisions:
+            continue
+        for score, _, item in _matches(state, space, query):
+            space_of[id(item)] = space["id"]
+            found.append((score, len(found), item))
+    pages: dict[str, list[Record]] = {}
+    for item in _rank(found):
+        pages.setdefault(space_of[id(item)], []).append(item)
+    out = [
+        {
+            "type": "space",
+            "id": space["id"],
+            "title": space.get("title", ""),
+            "score": sum(float(p["score"]) for p in pages[space["id"]]),
+            "pages": pages[space["id"]],
+        }
+        for space in spaces
+        if space["id"] in pages
+    ]
+    out.sort(key=lambda r: (-r["score"], r["title"].lower(), r["id"]))
+    return out
+
+
+def _matches(state: SandboxState, space: Record, query: str) -> list[tuple[float, int, Record]]:
+    """(score, order in the page tree, SearchPageResult without its rank) of every matching page."""
     needle = query.lower()
     revision = state.revisions[space["revision"]]
     app = f"{state.app_base}/o/{space['organization']}/s/{space['id']}"
@@ -90,9 +143,4 @@ def search(state: SandboxState, space: Record, query: str) -> list[Record]:
                 },
             )
         )
-    results.sort(key=lambda r: (-r[0], r[1]))
-    ranked = []
-    for rank, (_, _, item) in enumerate(results, start=1):
-        item["rank"] = rank
-        ranked.append(item)
-    return ranked
+    return results

@@ -1,0 +1,235 @@
+"""Imported OpenAPI specs of an organization (spec 2.9, 4.1) and their versions: records, rendering, and the
+processing of a source.
+
+Records live in ``state.openapi_specs[org][slug]``: ``{id, slug, createdAt, updatedAt, source ({url} or
+{text}), visibility, processingState, lastProcessedAt, lastProcessErrorCode, lastProcessedErrors,
+versions: [...]}``; a version is ``{id, createdAt, url, document}``.
+
+Processing, deterministically: every write of a source (POST, PUT) adds a version, points ``lastVersion`` at
+it and leaves the spec ``pending`` (that is what the write answers). The next request that reads or patches
+the spec settles it to ``complete``, with or without a processing error.
+
+Processing outcome, from the source alone: a url whose host contains ``timeout`` fails with ``FETCH_TIMEOUT``,
+a host ending in ``.invalid`` with ``FETCH_ERROR``; a text that is not valid JSON, or not YAML naming
+``openapi:``/``swagger:``, with ``PARSE_ERROR``; anything else processes cleanly.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
+from folio.sandbox.domain.access import can_edit
+from folio.sandbox.errors import bad_request, not_found
+from folio.sandbox.state import Record, SandboxState
+
+SLUG_RE = re.compile(r"^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$")
+URL_MAX = 2048
+
+
+def _document_of(slug: str, source: Record) -> Any:
+    if "text" in source:
+        text = source["text"].strip()
+        try:
+            return json.loads(text)
+        except ValueError:
+            return text
+    return {"openapi": "3.1.0", "info": {"title": slug, "version": "1.0.0"}, "paths": {}}
+
+
+def add_version(
+    state: SandboxState,
+    org_id: str,
+    rec: Record,
+    *,
+    document: Any = None,
+    at: str | None = None,
+    pending: bool = True,
+) -> Record:
+    """A new version for the spec's current source; the spec is ``pending`` again unless said otherwise."""
+    vid = state.new_id()
+    source = rec["source"]
+    url = source.get("url") or (f"{state.api_base}/orgs/{org_id}/openapi/{rec['slug']}/versions/{vid}/content/raw")
+    version = {
+        "id": vid,
+        "createdAt": at or state.now(),
+        "url": url,
+        "document": document if document is not None else _document_of(rec["slug"], source),
+    }
+    rec["versions"].append(version)
+    rec["lastVersion"] = vid
+    if pending:
+        rec["processingState"] = "pending"
+    return version
+
+
+def process_outcome(source: Record) -> tuple[str | None, list[Record]]:
+    """(error code, errors) the processing of a source ends with; (None, []) when it succeeds."""
+    if "url" in source:
+        host = urlsplit(source["url"]).hostname or ""
+        if "timeout" in host:
+            return "FETCH_TIMEOUT", [
+                {"message": f"Fetching {source['url']} timed out after 30 seconds", "code": "FETCH_TIMEOUT"}
+            ]
+        if host.endswith(".invalid"):
+            return "FETCH_ERROR", [{"message": f"Could not resolve host {host}", "code": "FETCH_ERROR"}]
+        return None, []
+    text = source.get("text", "").strip()
+    if text.startswith("{"):
+        try:
+            json.loads(text)
+        except ValueError as exc:
+            return "PARSE_ERROR", [{"message": f"Invalid JSON: {exc}", "code": "PARSE_ERROR"}]
+        return None, []
+    if re.search(r"^(openapi|swagger)\s*:", text, re.MULTILINE):
+        return None, []
+    return "PARSE_ERROR", [{"message": "The text is not an OpenAPI or Swagger description", "code": "PARSE_ERROR"}]
+
+
+def settle(state: SandboxState, rec: Record) -> Record:
+    """Finish the processing of a pending spec (see the module docstring)."""
+    if rec.get("processingState") in ("pending", "progress"):
+        code, problems = process_outcome(rec["source"])
+        rec["processingState"] = "complete"
+        rec["lastProcessedAt"] = state.now()
+        rec["lastProcessErrorCode"] = code
+        rec["lastProcessedErrors"] = problems
+    return rec
+
+
+def new_spec(state: SandboxState, org_id: str, slug: str, source: Record, *, at: str | None = None) -> Record:
+    when = at or state.now()
+    rec: Record = {
+        "id": state.new_id(),
+        "slug": slug,
+        "createdAt": when,
+        "updatedAt": when,
+        "source": source,
+        "visibility": "private",
+        "processingState": "pending",
+        "lastProcessedErrors": [],
+        "versions": [],
+    }
+    state.openapi_specs[org_id][slug] = rec
+    return rec
+
+
+def finish(state: SandboxState, rec: Record, at: str) -> None:
+    code, problems = process_outcome(rec["source"])
+    rec.update(
+        processingState="complete",
+        lastProcessedAt=at,
+        lastProcessErrorCode=code,
+        lastProcessedErrors=problems,
+    )
+
+
+# --- request bodies -----------------------------------------------------------------------------------------
+
+
+def check_uri(name: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise bad_request(f"{name} must be a string")
+    if len(value) > URL_MAX:
+        raise bad_request(f"{name} must be at most {URL_MAX} characters")
+    parts = urlsplit(value)
+    if not parts.scheme or not parts.netloc:
+        raise bad_request(f"{name} must be an absolute URI")
+    return value
+
+
+def parse_source(body: dict[str, Any]) -> Record:
+    """The ``source`` one-of: ``{url}`` or ``{text}``."""
+    if "source" not in body:
+        raise bad_request("source is required")
+    source = body["source"]
+    if not isinstance(source, dict):
+        raise bad_request("source must be an object: {url} or {text}")
+    if "url" in source:
+        return {"url": check_uri("source.url", source["url"])}
+    if "text" in source:
+        text = source["text"]
+        if not isinstance(text, str) or not text:
+            raise bad_request("source.text must be a non-empty string")
+        return {"text": text}
+    raise bad_request("source must be one of {url} or {text}")
+
+
+# --- rendering ----------------------------------------------------------------------------------------------
+
+
+def spec_urls(state: SandboxState, org_id: str, rec: Record) -> Record:
+    urls = {
+        "location": f"{state.api_base}/orgs/{org_id}/openapi/{rec['slug']}",
+        "app": f"{state.app_base}/o/{org_id}/openapi/{rec['slug']}",
+    }
+    if rec.get("visibility") == "public":
+        urls["published"] = f"{state.app_base}/public/openapi/{org_id}/{rec['slug']}"
+    return urls
+
+
+def render_spec(state: SandboxState, org_id: str, rec: Record, member: Record) -> Record:
+    problems = list(rec.get("lastProcessedErrors") or [])
+    out: Record = {
+        "object": "openapi-spec",
+        "id": rec["id"],
+        "createdAt": rec["createdAt"],
+        "updatedAt": rec["updatedAt"],
+        "slug": rec["slug"],
+        "processingState": rec["processingState"],
+        "visibility": rec.get("visibility", "private"),
+        "lastProcessedErrors": problems,
+        "lastProcessedErrorCount": len(problems),
+        "permissions": {"view": True, "edit": can_edit(member)},
+        "urls": spec_urls(state, org_id, rec),
+    }
+    if "url" in rec["source"]:
+        out["sourceURL"] = rec["source"]["url"]
+    for key in ("lastVersion", "lastProcessedAt", "lastProcessErrorCode"):
+        if rec.get(key) is not None:
+            out[key] = rec[key]
+    return out
+
+
+def render_version(state: SandboxState, org_id: str, rec: Record, version: Record) -> Record:
+    return {
+        "object": "openapi-spec-version",
+        "id": version["id"],
+        "createdAt": version["createdAt"],
+        "url": version["url"],
+        "urls": {"location": f"{state.api_base}/orgs/{org_id}/openapi/{rec['slug']}/versions/{version['id']}"},
+    }
+
+
+def render_content(state: SandboxState, org_id: str, rec: Record, version: Record) -> Record:
+    name = "openapi.json" if isinstance(version["document"], dict) else "openapi.yaml"
+    public = spec_urls(state, org_id, rec).get("published")
+    return {
+        "filesystem": {"entrypoint": name, "files": {name: version["document"]}},
+        "url": version["url"],
+        "urls": {"source": version["url"], "public": public},
+    }
+
+
+# --- lookups ------------------------------------------------------------------------------------------------
+
+
+def find_spec(state: SandboxState, org_id: str, slug: str) -> Record:
+    rec = state.openapi_specs.get(org_id, {}).get(slug)
+    if rec is None:
+        raise not_found(f"No matching OpenAPI specification found for {slug!r}")
+    return settle(state, rec)
+
+
+def find_version(rec: Record, version_id: str | None) -> Record:
+    versions = rec.get("versions") or []
+    if version_id is None:
+        match = next((v for v in versions if v["id"] == rec.get("lastVersion")), None)
+        match = match or (versions[-1] if versions else None)
+    else:
+        match = next((v for v in versions if v["id"] == version_id), None)
+    if match is None:
+        raise not_found(f"No matching OpenAPI specification version found for {version_id or 'latest'!r}")
+    return match
