@@ -114,7 +114,7 @@ async def test_sites_and_the_organization(browse: BrowseService, state: SandboxS
 
 async def test_age_uses_the_module_clock(browse: BrowseService, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("folio.services.browse.now", lambda: FROZEN_AT)
-    assert browse.age(FROZEN_AT - timedelta(days=3, hours=5)) == "3d ago"
+    assert browse.age(FROZEN_AT - timedelta(days=3, hours=5)) == "3 d ago"
     assert browse.age(None) == ""
 
 
@@ -126,13 +126,13 @@ async def test_age_uses_the_module_clock(browse: BrowseService, monkeypatch: pyt
     [
         (timedelta(seconds=-30), "just now"),
         (timedelta(seconds=59), "just now"),
-        (timedelta(minutes=5), "5m ago"),
-        (timedelta(hours=3, minutes=59), "3h ago"),
-        (timedelta(days=1), "1d ago"),
-        (timedelta(days=13, hours=23), "13d ago"),
-        (timedelta(days=21), "3w ago"),
-        (timedelta(days=100), "3mo ago"),
-        (timedelta(days=800), "2y ago"),
+        (timedelta(minutes=5), "5 min ago"),
+        (timedelta(hours=3, minutes=59), "3 h ago"),
+        (timedelta(days=1), "1 d ago"),
+        (timedelta(days=13, hours=23), "13 d ago"),
+        (timedelta(days=21), "3 wk ago"),
+        (timedelta(days=100), "3 mo ago"),
+        (timedelta(days=800), "2 yr ago"),
     ],
 )
 def test_relative_age(delta: timedelta, words: str) -> None:
@@ -140,7 +140,7 @@ def test_relative_age(delta: timedelta, words: str) -> None:
 
 
 def test_relative_age_of_a_naive_time_counts_it_as_utc() -> None:
-    assert relative_age((FROZEN_AT - timedelta(hours=2)).replace(tzinfo=None), FROZEN_AT) == "2h ago"
+    assert relative_age((FROZEN_AT - timedelta(hours=2)).replace(tzinfo=None), FROZEN_AT) == "2 h ago"
 
 
 def test_a_tree_survives_unknown_parents_and_cycles() -> None:

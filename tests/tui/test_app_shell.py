@@ -8,6 +8,7 @@ cross-screen tests (test_hostile, test_faults) walk the real ones.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import pkgutil
@@ -27,6 +28,7 @@ from textual.widgets import Footer, Header, Static
 from textual.widgets._header import HeaderTitle
 
 from folio.services import Services
+from folio.tui import routes
 from folio.tui.app import CRUMB, FolioApp
 from folio.tui.modals.help import HelpModal
 from folio.tui.screens.base import FolioScreen
@@ -83,6 +85,23 @@ def place(services: Services) -> Callable[..., Callable[[], Place]]:
         return lambda: Place(services, name, **kwargs)
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def place_routes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spaces, sites and change requests remembered here open as Places named by their ``name`` id."""
+
+    def builder(real: Any) -> Any:
+        def build(services: Services, ids: Any, title: str | None, trail: tuple[str, ...]) -> Any:
+            if "name" not in ids:  # a real one (the :cr test puts a fake change request screen in its place)
+                return real(services, ids, title, trail)
+            return Place(services, ids["name"], trail=trail)
+
+        return build
+
+    for kind in ("space", "site", "change-request"):
+        route = routes.ROUTES[kind]
+        monkeypatch.setitem(routes.ROUTES, kind, dataclasses.replace(route, builder=builder(route.builder)))
 
 
 async def open_at(app: FolioApp, pilot: Any, *screens: Place) -> None:
@@ -152,7 +171,7 @@ async def test_palette_go_to_jumps_and_minus_returns(open_app: Any, services: Se
         guide = Place(services, "User Guide", trail=("Northwind Labs",), space_id="space-guide")
         await open_at(app, pilot, guide)
         shown = guide.query_one(Static)
-        app.remember("space", "space-api", "REST API Reference", place("REST API Reference", trail=("Northwind",)))
+        app.remember("space", {"key": "space-api", "name": "REST API Reference"}, "REST API Reference", ("Northwind",))
         await pilot.press("ctrl+p")
         await type_text(pilot, "rest api")
         await settle(pilot)
@@ -181,7 +200,7 @@ async def test_palette_go_to_jumps_and_minus_returns(open_app: Any, services: Se
 async def test_palette_shows_hostile_titles_as_text(open_app: Any, place: Any) -> None:
     hostile = "[@click=app.quit]x \x1b]52;c;ZXZpbA==\x07[b]bold[/b]"
     async with open_app(place("Home")) as (app, pilot):
-        app.remember("space", "evil", hostile, place("Evil"))
+        app.remember("space", {"key": "evil", "name": "Evil"}, hostile, ())
         await pilot.press("ctrl+p")
         await type_text(pilot, "click")
         await settle(pilot)
@@ -208,8 +227,8 @@ async def command(pilot: Any, line: str) -> None:
 
 async def test_command_line_jumps_to_a_loaded_space(open_app: Any, place: Any) -> None:
     async with open_app(place("Northwind Labs")) as (app, pilot):
-        app.remember("space", "s1", "User Guide", place("User Guide"))
-        app.remember("space", "s2", "REST API Reference", place("REST API Reference"))
+        app.remember("space", {"key": "s1", "name": "User Guide"}, "User Guide", ())
+        app.remember("space", {"key": "s2", "name": "REST API Reference"}, "REST API Reference", ())
         await command(pilot, "space guide")
         assert names(app) == ["Northwind Labs", "User Guide"]
         await pilot.press("minus")
@@ -219,7 +238,7 @@ async def test_command_line_jumps_to_a_loaded_space(open_app: Any, place: Any) -
 
 async def test_command_line_says_what_matched_nothing_and_keeps_the_text(open_app: Any, place: Any) -> None:
     async with open_app(place("Home")) as (app, pilot):
-        app.remember("site", "docs", "Public docs", place("Public docs"))
+        app.remember("site", {"key": "docs", "name": "Public docs"}, "Public docs", ())
         await command(pilot, "site zzz")
         assert isinstance(app.screen, CommandLineScreen)
         message = str(app.screen.query_one(".command-line--message", Static).render())
@@ -259,7 +278,7 @@ async def test_command_line_cr_opens_the_change_request_of_the_space_under_you(
 
 async def test_command_line_cr_with_only_loaded_change_requests(open_app: Any, place: Any) -> None:
     async with open_app(place("Northwind Labs")) as (app, pilot):
-        app.remember("change-request", "sp/7", "#7 Fix typos", place("#7 Fix typos"))
+        app.remember("change-request", {"key": "sp/7", "name": "#7 Fix typos"}, "#7 Fix typos", ())
         await command(pilot, "cr #7")
         assert names(app) == ["Northwind Labs", "#7 Fix typos"]
         await command(pilot, "cr 8")

@@ -92,7 +92,7 @@ async def test_overview_shows_subject_status_reviewers_and_changes(
         assert "Adds the apt update step" in screen.query_one("#overview-description", SafeMarkdown).source
         assert tab_label(screen) == "Changes 0/2 viewed"
         assert not screen.query_one("#cr-banner").display
-        assert ("change-request", cr_of(state, LINUX)["id"]) in app.loaded
+        assert ("change-request", "{space}/{id}".format(**cr_of(state, LINUX))) in app.loaded
         await press(pilot, "o")  # the URL of the change request itself
         assert app.clipboard.endswith("/~/changes/1/")
 
@@ -197,7 +197,7 @@ async def test_approve_through_the_review_modal(services: Services, state: Sandb
     async with open_app(opener(services, state, LINUX)) as (app, pilot):
         await press(pilot, "R")
         assert isinstance(app.screen, ReviewModal)
-        await press(pilot, "tab")
+        await press(pilot, "a", "tab")
         await pilot.press(*"Ship it")
         await press(pilot, "f2")
         assert isinstance(app.screen, ChangeRequestScreen)
@@ -219,7 +219,7 @@ async def test_request_changes_and_a_failed_review_keeps_the_comment(
         await press(pilot, "f2")
         modal = app.screen
         assert isinstance(modal, ReviewModal) and modal.status == "changes-requested"
-        problem = str(modal.query_one(".review--problem", Static).render())
+        problem = modal.problem_text
         assert problem.startswith("Review not sent:") and "archived" in problem and "(409)" in problem
         assert modal.query_one(TextArea).text == "Split it"
         record["status"] = "open"
@@ -298,7 +298,7 @@ async def test_subject_limit_is_checked_as_you_type(services: Services, state: S
         assert isinstance(modal, TextEntryModal)
         modal.query_one(Input).value = "x" * 101
         await settle(pilot)
-        assert "at most 100" in str(modal.query_one(".entry--problem", Static).render())
+        assert "at most 100" in modal.problem_text
         modal.query_one(Input).value = "Move troubleshooting under the first robot"
         await press(pilot, "enter")
         assert record["subject"] == "Move troubleshooting under the first robot"

@@ -128,7 +128,7 @@ async def test_panel_groups_by_page_and_block_and_filters(
         assert panel.browser.list.has_focus
         first = panel.browser.list.highlighted
         assert first is not None and first.cells[1].plain == "Ada Okafor"  # type: ignore[union-attr]
-        assert [c.plain if hasattr(c, "plain") else c for c in first.cells[2:]] == ["1d", "3", "", "open"]
+        assert [c.plain if hasattr(c, "plain") else c for c in first.cells[2:]] == ["1 d ago", "3", "", "open"]
 
         await pilot.press("f")
         assert panel.status == "resolved"
@@ -228,9 +228,9 @@ async def test_a_refused_comment_keeps_what_was_typed(services: Services, state:
         modal = app.screen
         assert isinstance(modal, TextEntryModal)
         assert modal.text == "Can I comment"
-        problem = str(modal.query_one(".entry--problem", Static).render())
+        problem = modal.problem_text
         assert problem.startswith("Not sent: You cannot comment in this space (403)")
-        assert "Your text is kept" in problem
+        assert "What you typed is kept" in problem and "folio-home" not in problem  # no file path in messages
     assert {k: dict(v) for k, v in state.comments.items()} == before
 
 
@@ -331,7 +331,7 @@ async def test_thread_shows_the_comment_and_its_replies(services: Services, stat
         assert str(screen.query_one("#thread-where", Static).render()) == "On the whole space"
         assert screen.sub_title == "Host \u203a Comment by Ada Okafor"
         header = str(screen.posts[0].query_one(".post--header", Static).render())
-        assert header == "Ada Okafor (you) · 2026-10-31 03:00 UTC · 1d ago · open"
+        assert header == "Ada Okafor (you) · 2026-10-31 03:00 UTC · 1 d ago · open"
         assert [p.has_class("-reply") for p in screen.posts] == [False, True, True, True]
         assert screen.posts[0].has_focus
         await pilot.press("j", "j")

@@ -168,7 +168,7 @@ async def _type(pilot: Any, text: str) -> None:
 
 
 def _entry_text(modal: TextEntryModal) -> str:
-    widget = modal.query_one("#entry-text")
+    widget = modal.widget("text")
     return widget.text if isinstance(widget, TextArea) else widget.value if isinstance(widget, Input) else ""
 
 
@@ -176,7 +176,7 @@ async def _sent(pilot: Any, modal: TextEntryModal) -> None:
     """Wait for the modal's send to finish (not with settle: the screen's worker waits on the modal itself)."""
     for _ in range(200):
         await pilot.pause(0.02)
-        if not modal.sending and not any(w.group == "entry-send" and w.is_running for w in modal.workers):
+        if not modal.sending and not any(w.group == "form-send" and w.is_running for w in modal.workers):
             break
     await pilot.pause()
 
@@ -199,7 +199,7 @@ async def _send_fails_then_succeeds(pilot: Any, faults: Faults, typed: str) -> T
     await _sent(pilot, modal)
     assert app.screen is modal, "the modal closed although sending failed"
     assert typed in _entry_text(modal)
-    problem = str(modal.query_one(".entry--problem").render())
+    problem = modal.problem_text
     assert FAILED in problem and "kept" in problem
     faults.error_rate = 0.0
     await pilot.press("ctrl+s")

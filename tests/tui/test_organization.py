@@ -99,8 +99,8 @@ async def test_collections_nest_with_their_spaces_and_the_rest_apart(open_app: A
         assert _indented(screen.content_tree) == TREE
         cells = _cells(screen.content_tree)
         assert cells[0] == ["▾ Product", "6 spaces", "", ""]
-        assert cells[2] == ["Getting Started", "public", "1", "10mo ago"]
-        assert cells[6] == ["REST API Reference", "public", "2", "8d ago"]
+        assert cells[2] == ["Getting Started", "public", "1", "10 mo ago"]
+        assert cells[6] == ["REST API Reference", "public", "2", "8 d ago"]
         assert screen.content_tree.list.has_focus
         item = screen.current_item()
         assert item is not None and item.kind == "collection" and item.url and "/c/" in item.url
@@ -138,9 +138,9 @@ async def test_the_spaces_tab_lists_every_space(open_app: Any, org_screen: Any, 
         assert screen.spaces_list.list.has_focus
         rows = _cells(screen.spaces_list)
         assert len(rows) == 12
-        assert rows[0] == ["Getting Started", "public", "Guides", "10mo ago", "1"]
-        assert rows[3] == ["REST API Reference", "public", "Reference", "8d ago", "2"]
-        assert rows[-1] == ["Scratchpad", "private", "", "3mo ago", "0"]
+        assert rows[0] == ["Getting Started", "public", "Guides", "10 mo ago", "1"]
+        assert rows[3] == ["REST API Reference", "public", "Reference", "8 d ago", "2"]
+        assert rows[-1] == ["Scratchpad", "private", "", "3 mo ago", "0"]
         assert "Legacy Docs (v1)" not in _column(screen.spaces_list)  # deleted
         await pilot.press("j")
         item = screen.current_item()
@@ -183,13 +183,13 @@ async def test_the_inbox_lists_open_change_requests_with_their_reviews(open_app:
             "Platform Runbooks",
             "open",
             "Emeka Nwosu",
-            "2d ago",
+            "2 d ago",
             "2",
             "✓1",
         ]
-        assert rows[2][1:] == ["User Guide", "open", "Ada Okafor", "4d ago", "1", "✗1"]
+        assert rows[2][1:] == ["User Guide", "open", "Ada Okafor", "4 d ago", "1", "✗1"]
         assert rows[4][-1] == "none"  # Dana's review went out of date when Chen pushed again
-        assert rows[5][-3:] == ["13d ago", "1", "✓1"]
+        assert rows[5][-3:] == ["13 d ago", "1", "✓1"]
         item = screen.current_item()
         assert item is not None and item.kind == "change request" and item.url and "/~/changes/2/" in item.url
         assert ("change-request", item.id) in app.loaded

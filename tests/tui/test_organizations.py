@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -11,7 +12,7 @@ from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
 from folio.services import Services
 from folio.tui.app import FolioApp
 from folio.tui.screens.organizations import OrganizationsScreen
-from tests.conftest import SANDBOX_URL, TOKEN
+from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
 
 SIZE = (100, 30)
 
@@ -26,29 +27,34 @@ async def _settled(app: FolioApp, pilot: Pilot[None]) -> OrganizationsScreen:
 
 
 def _rows(screen: OrganizationsScreen) -> list[list[str]]:
-    table = screen.table
-    return [[cell.plain for cell in table.get_row_at(i)] for i in range(table.row_count)]
+    return [[c if isinstance(c, str) else c.plain for c in row.cells] for row in screen.panel.browser.list.rows]
 
 
 def _message(screen: OrganizationsScreen) -> str:
-    widget = screen.query_one("#organizations-message", Static)
-    return str(widget.render()) if widget.display else ""
+    """What the list's status line says when it failed or is empty ("" while it shows rows)."""
+    browser = screen.panel.browser
+    if browser.list.rows and browser._status is None:
+        return ""
+    return str(browser.query_one(".resource-browser--status", Static).render())
 
 
 def _summary(screen: OrganizationsScreen) -> str:
-    return str(screen.query_one("#organizations-summary", Static).render())
+    return str(screen.query_one(".resource-panel--hint", Static).render())
+
+
+def _cursor(screen: OrganizationsScreen) -> int:
+    return screen.panel.browser.list.cursor
 
 
 async def _no_sleep(seconds: float) -> None:
     return None
 
 
-class StandIn:
-    """Services holding only a stand-in browse service."""
-
-    def __init__(self, browse: object) -> None:
-        self.browse = browse
-        self.where = "a stand-in"
+def stand_in(client: GitBookClient, browse: object) -> Services:
+    """Services whose browse service is a stand-in."""
+    services = Services(client, where="a stand-in")
+    services.__dict__["browse"] = browse
+    return services
 
 
 class CountingBrowse:
@@ -67,17 +73,20 @@ class CountingBrowse:
         return list(self.items)
 
 
-async def test_the_users_organizations_are_listed(client: GitBookClient, state: SandboxState) -> None:
+async def test_the_users_organizations_are_listed(
+    client: GitBookClient, state: SandboxState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("folio.services.format.now", lambda: FROZEN_AT)
     app = FolioApp(Services(client, where="the test sandbox"))
     async with app.run_test(size=SIZE) as pilot:
         screen = await _settled(app, pilot)
         assert _rows(screen) == [
-            ["Northwind Labs", "Pro", "Business", "11", "2024-05-15"],
-            ["Open Robotics Guild", "Free", "Community (non-profit)", "11", "2026-04-15"],
+            ["Northwind Labs", "Pro", "Business", "11", "2 yr ago"],
+            ["Open Robotics Guild", "Free", "Community (non-profit)", "11", "6 mo ago"],
         ]
         assert _summary(screen) == "2 organizations on the test sandbox"
         assert _message(screen) == ""
-        assert screen.table.has_focus
+        assert screen.panel.browser.list.has_focus
         assert app.screen.sub_title == "Organizations"
     assert ("GET", "/orgs") in state.hits
 
@@ -86,16 +95,23 @@ async def test_keys_move_the_cursor_and_q_quits(client: GitBookClient) -> None:
     app = FolioApp(Services(client))
     async with app.run_test(size=SIZE) as pilot:
         screen = await _settled(app, pilot)
-        table = screen.table
-        assert table.cursor_row == 0
+        assert _cursor(screen) == 0
         await pilot.press("j")
-        assert table.cursor_row == 1
+        assert _cursor(screen) == 1
         await pilot.press("k")
-        assert table.cursor_row == 0
+        assert _cursor(screen) == 0
         await pilot.press("down")
-        assert table.cursor_row == 1
+        assert _cursor(screen) == 1
         await pilot.press("up")
-        assert table.cursor_row == 0
+        assert _cursor(screen) == 0
+        await pilot.press("G")
+        assert _cursor(screen) == 1
+        await pilot.press("g")
+        assert _cursor(screen) == 0
+        await pilot.press("end")
+        assert _cursor(screen) == 1
+        await pilot.press("home")
+        assert _cursor(screen) == 0
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0
@@ -112,7 +128,7 @@ async def test_r_refreshes_and_keeps_the_cursor(client: GitBookClient, state: Sa
         await pilot.press("r")
         await _settled(app, pilot)
         assert _rows(screen)[1][0] == "Open Robotics Guild (renamed)"
-        assert screen.table.cursor_row == 1
+        assert _cursor(screen) == 1
 
 
 async def test_the_profiles_organization_is_selected_first(client: GitBookClient, state: SandboxState) -> None:
@@ -120,7 +136,7 @@ async def test_the_profiles_organization_is_selected_first(client: GitBookClient
     app = FolioApp(Services(client), organization=second)
     async with app.run_test(size=SIZE) as pilot:
         screen = await _settled(app, pilot)
-        assert screen.table.cursor_row == 1
+        assert _cursor(screen) == 1
 
 
 async def test_a_refused_token_is_said_in_words_and_r_tries_again(client: GitBookClient, state: SandboxState) -> None:
@@ -132,14 +148,14 @@ async def test_a_refused_token_is_said_in_words_and_r_tries_again(client: GitBoo
         assert message.startswith("Could not load your organizations: The access token is invalid or expired")
         assert "(401)" in message
         assert message.endswith("Check the token with: folio auth status. Press r to try again.")
-        assert screen.query_one("#organizations-message").has_class("-error")
-        assert not screen.table.display
+        assert screen.query_one(".resource-browser--status").has_class("-error")
+        assert not screen.panel.browser.list.rows
         assert TOKEN not in message
         state.tokens = {}
         await pilot.press("r")
         screen = await _settled(app, pilot)
         assert _message(screen) == ""
-        assert screen.table.display and screen.table.row_count == 2
+        assert len(_rows(screen)) == 2
 
 
 async def test_a_failing_service_is_said_in_words(state: SandboxState) -> None:
@@ -166,29 +182,29 @@ async def test_hostile_titles_are_shown_as_text(client: GitBookClient, state: Sa
     async with app.run_test(size=SIZE) as pilot:
         screen = await _settled(app, pilot)
         assert _rows(screen)[0][0] == "[@click=app.quit]x[b]y"
-        await pilot.click("#organizations-table", offset=(3, 1))
+        await pilot.click("ResourceList", offset=(3, 0))
         await pilot.pause()
         assert app.is_running
 
 
-async def test_no_organizations_is_said_in_words() -> None:
+async def test_no_organizations_is_said_in_words(client: GitBookClient) -> None:
     browse = CountingBrowse([])
-    app = FolioApp(StandIn(browse))  # type: ignore[arg-type]
+    app = FolioApp(stand_in(client, browse))
     async with app.run_test(size=SIZE) as pilot:
         screen = await _settled(app, pilot)
         assert _message(screen).startswith("You are not a member of any organization yet.")
-        assert not screen.table.display
+        assert not screen.panel.browser.list.rows
         assert _summary(screen) == "0 organizations on a stand-in"
 
 
-async def test_bindings_have_ids_and_tooltips_and_the_keymap_remaps_them() -> None:
+async def test_bindings_have_ids_and_tooltips_and_the_keymap_remaps_them(client: GitBookClient) -> None:
     for binding in [*OrganizationsScreen.BINDINGS, *FolioApp.BINDINGS]:
         assert not isinstance(binding, tuple)
         assert binding.id and binding.tooltip, binding
         # Nothing a terminal cannot send: no ctrl+enter, no alt-only chords (ctrl+<letter> is fine).
         assert "ctrl+enter" not in binding.key and not binding.key.startswith("alt+"), binding
     browse = CountingBrowse([Organization(id="o1", title="Only Org")])
-    app = FolioApp(StandIn(browse), keymap={"organizations.refresh": "f5"})  # type: ignore[arg-type]
+    app = FolioApp(stand_in(client, browse), keymap={"screen.refresh": "f5"})
     async with app.run_test(size=SIZE) as pilot:
         await _settled(app, pilot)
         assert browse.loads == 1
@@ -200,8 +216,8 @@ async def test_bindings_have_ids_and_tooltips_and_the_keymap_remaps_them() -> No
         assert browse.loads == 2
 
 
-async def test_a_bug_of_ours_is_said_in_words_not_a_traceback() -> None:
-    app = FolioApp(StandIn(CountingBrowse(RuntimeError("internal detail \x1b[2J"))))  # type: ignore[arg-type]
+async def test_a_bug_of_ours_is_said_in_words_not_a_traceback(client: GitBookClient) -> None:
+    app = FolioApp(stand_in(client, CountingBrowse(RuntimeError("internal detail \x1b[2J"))))
     async with app.run_test(size=SIZE) as pilot:
         screen = await _settled(app, pilot)
         message = _message(screen)

@@ -91,7 +91,7 @@ async def test_panel_lists_sites_and_filters_by_published(
             ["Northwind Docs", "public", "yes", "9", "https://docs.northwind.dev/"],
             ["Internal Handbook", "visitor-auth", "no", "3", "/handbook"],
         ]
-        filter_line = panel.query_one(".sites-panel--filter", Static)
+        filter_line = panel.query_one(".resource-panel--hint", Static)
         await keys(pilot, "p")
         assert [r[0] for r in rows(panel.browser)] == ["Northwind Docs"]
         assert text_of(filter_line).startswith("Published sites")
@@ -101,7 +101,7 @@ async def test_panel_lists_sites_and_filters_by_published(
         assert len(rows(panel.browser)) == 2 and text_of(filter_line).startswith("All sites")
         await keys(pilot, "slash", *"hand", "enter")
         assert [r[0] for r in rows(panel.browser)] == ["Internal Handbook"]
-        assert ("site", site_id(state)) in app.loaded  # remembered for the palette
+        assert ("site", f"{state.demo_org}/{site_id(state)}") in app.loaded  # remembered for the palette
 
 
 async def test_create_a_site_through_the_modal(services: Services, state: SandboxState, open_app: Any) -> None:
@@ -201,7 +201,7 @@ async def test_settings_are_listed(services: Services, state: SandboxState, open
             "Default site space": "Getting Started",
         }
         assert "2..128" in text_of(screen.query_one("#site-setting-help", Static))
-        assert ("site", site_id(state)) in app.loaded
+        assert ("site", f"{state.demo_org}/{site_id(state)}") in app.loaded
 
 
 async def test_edit_the_title(services: Services, state: SandboxState, open_app: Any) -> None:
@@ -230,7 +230,7 @@ async def test_a_too_short_title_is_refused_before_sending(
         await keys(pilot, "ctrl+u", "N", "enter")
         assert app.screen is modal  # kept open, the text kept
         assert modal.text == "N"
-        message = text_of(modal.query_one(".entry--problem", Static))
+        message = modal.problem_text
         assert "too short" in message and "2..128 characters" in message
         assert state.sites[sid]["title"] == "Northwind Docs"
         assert ("PATCH", "/v1/orgs/{organizationId}/sites/{siteId}") not in state.hits
@@ -251,7 +251,7 @@ async def test_a_failed_update_keeps_the_text_and_says_why(
         await type_text(pilot, "reference")
         await keys(pilot, "enter")
         assert app.screen is modal and modal.text == "reference"
-        assert "Not sent" in text_of(modal.query_one(".entry--problem", Static))
+        assert "Not sent" in modal.problem_text
 
 
 async def test_change_the_visibility(services: Services, state: SandboxState, open_app: Any) -> None:
@@ -280,7 +280,7 @@ async def test_proxy_cleared_with_null(services: Services, state: SandboxState, 
         assert isinstance(modal, TextEntryModal) and modal.text == "northwind.dev/docs"
         await keys(pilot, "ctrl+u")
         await type_text(pilot, "northwind")
-        assert "domain and a path" in text_of(modal.query_one(".entry--problem", Static))
+        assert "domain and a path" in modal.problem_text
         await keys(pilot, "ctrl+u")
         await type_text(pilot, "null")
         await keys(pilot, "enter")

@@ -10,6 +10,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from folio.services.browse import BrowseService
+from folio.services.changes import Changes
+from folio.services.connection import Connection
 
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
     from folio.services.space import SpaceService
     from folio.services.structure import StructureService
 
-__all__ = ["BrowseService", "Services"]
+__all__ = ["BrowseService", "Connection", "Services"]
 
 
 class Services:
@@ -36,6 +38,10 @@ class Services:
         self.local = local
         """The account's cache, drafts, outbox and session on this machine (None: nothing is kept)."""
         self._me: User | None = None
+        self.connection = Connection(client)
+        self.changes = Changes()
+        """What was written, for the lists that show it (a list reloads when its topic moved)."""
+        """The one owner of freshness: cache-first reads, offline state, the rate-limit pause, the probe."""
 
     async def me(self) -> User:
         if self._me is None:

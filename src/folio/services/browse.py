@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from folio.services import format
+
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
     from folio.models.change_request import ChangeRequest
@@ -42,29 +44,12 @@ STATUS_CYCLE: tuple[str, ...] = ("draft", "open", "archived", "merged", "all")
 
 def now() -> datetime:
     """The current time (UTC); tests monkeypatch ``folio.services.browse.now`` to freeze it."""
-    return datetime.now(UTC)
+    return format.now()
 
 
 def relative_age(when: datetime | None, at: datetime) -> str:
-    """``when`` seen from ``at``, as a list shows it: ``just now``, ``5m ago``, ``3h ago``, ``3d ago``,
-    ``5w ago``, ``4mo ago``, ``2y ago`` (a time after ``at`` counts as just now); empty when unknown."""
-    if when is None:
-        return ""
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    seconds = (at - when).total_seconds()
-    if seconds < 60:
-        return "just now"
-    minutes = seconds / 60
-    for limit, size, unit in ((60, 1, "m"), (60 * 24, 60, "h"), (60 * 24 * 14, 60 * 24, "d")):
-        if minutes < limit:
-            return f"{int(minutes // size)}{unit} ago"
-    days = minutes / (60 * 24)
-    if days < 61:
-        return f"{int(days // 7)}w ago"
-    if days < 365:
-        return f"{int(days // 30)}mo ago"
-    return f"{int(days // 365)}y ago"
+    """``when`` seen from ``at`` as a list shows it (``5 min ago``; empty when unknown): :func:`format.ago`."""
+    return format.ago(when, at, unknown="")
 
 
 # --- the collection tree -------------------------------------------------------------------------------------

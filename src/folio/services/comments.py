@@ -25,6 +25,7 @@ from folio.api.errors import ApiError, InvalidRequest, NotFound, Offline
 from folio.api.limits import check_length
 from folio.api.resources.comments import EMOJI_MAX
 from folio.models.common import Page, document_text
+from folio.services import format
 from folio.services.outbox import OutboxService, Queued, outbox_of, target_key
 
 if TYPE_CHECKING:
@@ -159,26 +160,13 @@ def plain_markdown(text: str) -> str:
 
 
 def age(at: datetime | None, now: datetime) -> str:
-    """How long ago, short: ``now``, ``5m``, ``3h``, ``2d``, ``3w``, then the date."""
-    if at is None:
-        return "—"
-    seconds = (now - at).total_seconds()
-    if seconds < 60:
-        return "now"
-    if seconds < 3600:
-        return f"{int(seconds // 60)}m"
-    if seconds < 86400:
-        return f"{int(seconds // 3600)}h"
-    if seconds < 86400 * 14:
-        return f"{int(seconds // 86400)}d"
-    if seconds < 86400 * 60:
-        return f"{int(seconds // (86400 * 7))}w"
-    return at.date().isoformat()
+    """How long ago, as lists say it (``5 min ago``): :func:`folio.services.format.ago`."""
+    return format.ago(at, now)
 
 
 def stamp(at: datetime | None) -> str:
-    """A time as ``2026-10-31 21:00 UTC`` (UTC, so every machine shows the same)."""
-    return at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC") if at else "—"
+    """A time as ``2026-10-31 21:00 UTC``: :func:`folio.services.format.stamp`."""
+    return format.stamp(at)
 
 
 def reactions_summary(reactions: Iterable[Any]) -> str:

@@ -23,6 +23,9 @@ from textual.content import Content
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 
+from folio.tui import routes
+from folio.tui.actions import action_name
+
 if TYPE_CHECKING:
     from folio.tui.app import FolioApp
 
@@ -33,13 +36,6 @@ HIDDEN_ACTIONS = {"command_palette", "app.command_palette"}
 
 DISCOVER_LIMIT = 40
 """Loaded things listed before anything is typed (typing searches all of them)."""
-
-NOUNS = {
-    "organization": "Organization",
-    "space": "Space",
-    "change-request": "Change request",
-    "site": "Site",
-}
 
 
 @dataclass
@@ -90,7 +86,7 @@ def key_entries(screen: Screen[Any], order: tuple[str, ...] = ("screen", "widget
             entries[group] = KeyEntry(
                 keys=[display],
                 description=binding.description or _describe(binding.action),
-                tooltip=active.tooltip or binding.tooltip or "",
+                tooltip=_tooltip(active, binding),
                 id=binding.id or "",
                 action=binding.action,
                 node=active.node,
@@ -101,6 +97,16 @@ def key_entries(screen: Screen[Any], order: tuple[str, ...] = ("screen", "widget
             entry.keys.append(display)
     # Within a group, ours (they have ids) before Textual's own (focus next, copy...), then in binding order.
     return sorted(entries.values(), key=lambda e: (order.index(e.where) if e.where in order else len(order), not e.id))
+
+
+def _tooltip(active: Any, binding: Any) -> str:
+    """The binding's tooltip; for one greyed out, why it cannot act now (``folio.tui.actions``)."""
+    text = active.tooltip or binding.tooltip or ""
+    if active.enabled:
+        return str(text)
+    why = getattr(active.node, "why_not", None)
+    reason = why(action_name(binding.action)) if callable(why) else None
+    return f"{reason} ({text})" if reason and text else str(reason or text)
 
 
 def highlight(matcher: Matcher, text: str, style: str = "") -> Content:
@@ -146,7 +152,8 @@ def _go_to_hits(provider: Provider, query: str | None) -> Iterator[Hit | Discove
     candidates = app.candidates() if hasattr(app, "candidates") else []
     matcher = provider.matcher(query) if query is not None else None
     for index, candidate in enumerate(candidates):
-        noun = NOUNS.get(candidate.kind, candidate.kind.replace("-", " ").capitalize())
+        found = routes.route(candidate.kind)
+        noun = found.title if found is not None else candidate.kind.replace("-", " ").capitalize()
         command = partial(app.go_to, candidate.kind, candidate.key)
         text, help_text = f"{noun}: {candidate.title}", _help(f"Go to this {noun.lower()}")
         if matcher is None:

@@ -16,14 +16,22 @@ from __future__ import annotations
 
 import functools
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
-from folio.services.reading import cached_only, freshness
+from folio.services import format
+from folio.services.connection import Connection
 
-__all__ = ["Revalidation", "cache_first", "describe_age", "staged"]
+__all__ = [
+    "Revalidation",
+    "cache_first",
+    "connection_of",
+    "describe_age",
+    "is_cached_only",
+    "reads_cache_first",
+    "staged",
+]
 
 log = logging.getLogger(__name__)
 
@@ -57,24 +65,18 @@ def staged() -> Revalidation | None:
 
 
 def describe_age(stored_at: float | None, now: float | None = None) -> str:
-    """``cached just now``, ``cached 5m ago``, ``cached 3h ago``, ``cached 2d ago``."""
-    if stored_at is None:
-        return ""
-    seconds = max(0.0, (now if now is not None else time.time()) - stored_at)
-    if seconds < 60:
-        return "cached just now"
-    for limit, size, unit in ((3600, 60, "m"), (86400, 3600, "h")):
-        if seconds < limit:
-            return f"cached {int(seconds // size)}{unit} ago"
-    return f"cached {int(seconds // 86400)}d ago"
+    """``cached just now``, ``cached 5 min ago``: :func:`folio.services.format.cached_age`."""
+    return format.cached_age(stored_at, now)
 
 
-def _client(owner: Any) -> Any:
+def connection_of(owner: Any) -> Connection | None:
+    """The connection (``services.connection``) of a screen, a widget or the app; None for a bare test app."""
     services = getattr(owner, "services", None)
     if services is None:
         app = getattr(owner, "app", None)
         services = getattr(app, "services", None)
-    return getattr(services, "client", None)
+    connection = getattr(services, "connection", None)
+    return connection if isinstance(connection, Connection) else None
 
 
 def _screen(owner: Any) -> Any:
@@ -93,8 +95,13 @@ def _show_age(owner: Any, key: tuple[str, str, str], stored_at: float | None) ->
 def reads_cache_first(owner: Any) -> bool:
     """Whether a ``@cache_first`` load of ``owner`` reads the cache before the service (a cache is kept and the
     client is online; offline, every read comes from the cache anyway)."""
-    client = _client(owner)
-    return client is not None and client.store is not None and not client.offline_reason
+    connection = connection_of(owner)
+    return connection is not None and connection.reads_cache_first
+
+
+def is_cached_only() -> bool:
+    """Whether this runs inside the cache pass of a ``@cache_first`` load (a first paint)."""
+    return Connection.is_cache_only()
 
 
 def cache_first(method: F) -> F:
@@ -106,7 +113,7 @@ def cache_first(method: F) -> F:
         done: set[tuple[str, str, str]] = self.__dict__.setdefault("_fresh_done", set())
         painted = False
         if reads_cache_first(self) and key not in done:
-            with cached_only(), freshness() as seen:
+            with Connection.cache_only(), Connection.freshness() as seen:
                 try:
                     await method(self, *args, **kwargs)
                 except Exception:  # the body says its own errors; a cache pass that fails only paints nothing
@@ -117,7 +124,7 @@ def cache_first(method: F) -> F:
         revalidation = Revalidation() if painted else None
         token = _revalidation.set(revalidation)
         try:
-            with freshness() as live:
+            with Connection.freshness() as live:
                 await method(self, *args, **kwargs)
             if revalidation is not None:
                 revalidation.flush()

@@ -3,6 +3,7 @@
     :org <title>      an organization already loaded        :space <title>    a space already loaded
     :cr <number>      a change request of the current space (or, with only an organization, a loaded one)
     :site <title>     a site already loaded                 :q                quit
+    and the verb of every other route (``folio.tui.routes``)
 
 :func:`parse` turns the typed line into a :class:`Command` or raises :class:`CommandError` (its message is a
 sentence for the user); :func:`matches` ranks loaded things against a title; :func:`change_request_number`
@@ -14,11 +15,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+
+from folio.tui.routes import Route, route_of_verb, verbs_help
 
 __all__ = [
     "HELP",
-    "KINDS",
     "Candidate",
     "Command",
     "CommandError",
@@ -29,33 +30,10 @@ __all__ = [
     "score",
 ]
 
-Verb = Literal["org", "space", "cr", "site", "quit"]
+_QUIT = {"q", "q!", "qa", "quit"}
 
-KINDS: dict[str, str] = {
-    "org": "organization",
-    "space": "space",
-    "cr": "change-request",
-    "site": "site",
-}
-"""A verb's kind of loaded thing (the ``kind`` screens hand to ``app.remember``)."""
-
-_VERBS: dict[str, Verb] = {
-    "org": "org",
-    "orgs": "org",
-    "organization": "org",
-    "organisation": "org",
-    "space": "space",
-    "cr": "cr",
-    "change-request": "cr",
-    "site": "site",
-    "q": "quit",
-    "q!": "quit",
-    "qa": "quit",
-    "quit": "quit",
-}
-
-HELP = ":org <title> · :space <title> · :cr <number> · :site <title> · :q"
-"""One line naming every command (the command line's placeholder and its error messages)."""
+HELP = verbs_help()
+"""One line naming every command (the command line's placeholder and its error messages), from the routes."""
 
 _NUMBER = re.compile(r"#?(\d{1,9})")
 
@@ -68,8 +46,14 @@ class CommandError(ValueError):
 class Command:
     """A parsed line: ``verb`` and its argument (a title to match, or a change request's number)."""
 
-    verb: Verb
+    verb: str
+    """The route's first verb (``org``, ``space``, ``cr``, ``members``), or ``quit``."""
     argument: str = ""
+
+    @property
+    def route(self) -> Route | None:
+        """The route the verb reaches (None for ``quit``)."""
+        return route_of_verb(self.verb) if self.verb != "quit" else None
 
     @property
     def number(self) -> int:
@@ -84,21 +68,23 @@ def parse(line: str) -> Command:
     if not text:
         raise CommandError(f"Type a command: {HELP}")
     word, _, argument = text.partition(" ")
-    verb = _VERBS.get(word.lower())
-    if verb is None:
-        raise CommandError(f"Unknown command “{_shorten(word)}”. Commands: {HELP}")
-    if verb == "quit":
+    if word.lower() in _QUIT:
         if argument:
             raise CommandError(":q takes nothing after it.")
         return Command("quit")
-    if not argument:
-        example = "42" if verb == "cr" else "a title"
-        raise CommandError(f":{verb} needs {'a number' if verb == 'cr' else 'a title'}, e.g. :{verb} {example}")
-    if verb == "cr":
-        found = _NUMBER.fullmatch(argument)
-        if found is None or int(found.group(1)) == 0:
-            raise CommandError(f"“{_shorten(argument)}” is not a change request number: try :cr 42")
-        return Command("cr", str(int(found.group(1))))
+    found = route_of_verb(word)
+    if found is None:
+        raise CommandError(f"Unknown command “{_shorten(word)}”. Commands: {HELP}")
+    verb = found.verbs[0]
+    if not argument and found.find in ("title", "number"):
+        example = "42" if found.find == "number" else "a title"
+        needs = "a number" if found.find == "number" else "a title"
+        raise CommandError(f":{verb} needs {needs}, e.g. :{verb} {example}")
+    if found.find == "number":
+        number = _NUMBER.fullmatch(argument)
+        if number is None or int(number.group(1)) == 0:
+            raise CommandError(f"“{_shorten(argument)}” is not a change request number: try :{verb} 42")
+        return Command(verb, str(int(number.group(1))))
     return Command(verb, argument)
 
 

@@ -2,8 +2,8 @@
 in the account's local state as the user moves, so a Folio reopened after a dropped SSH connection (or a kill)
 comes back where it was. A clean quit (``q``) clears it: the next start opens on the organizations.
 
-A screen takes part by naming itself and the constructor arguments that rebuild it in ``SESSION``, e.g.
-``SESSION = ("space", ("space_id",))``; :func:`snapshot` reads them, :func:`rebuild` calls the constructors.
+A screen takes part by naming its route (``ROUTE = "space"``, ``folio.tui.routes``): :func:`snapshot` saves the
+route's ids (the screen's attributes of those names), :func:`rebuild` builds the screens from their routes.
 """
 
 from __future__ import annotations
@@ -45,25 +45,22 @@ def _view(screen: Screen[Any]) -> dict[str, Any]:
 
 
 def snapshot(stack: list[Screen[Any]]) -> dict[str, Any]:
-    """The screens of ``stack`` that can be rebuilt (the first one, the organizations, always can)."""
+    """The screens of ``stack`` that can be rebuilt (the first one, the organizations, always is: not saved)."""
+    from folio.tui.routes import route
+
     entries = []
     for screen in stack:
-        spec = getattr(screen, "SESSION", None)
-        if spec is None:
+        found = route(getattr(screen, "ROUTE", None) or "")
+        if found is None or not found.session:
             continue
-        name, fields = spec
-        args = {field: getattr(screen, field, None) for field in fields}
-        entries.append({"screen": name, "args": args, "crumb": getattr(screen, "crumb", ""), **_view(screen)})
+        args = {field: getattr(screen, field, None) for field in found.ids}
+        entries.append({"screen": found.kind, "args": args, "crumb": getattr(screen, "crumb", ""), **_view(screen)})
     return {"version": VERSION, "screens": entries}
 
 
 def rebuild(services: Services, data: dict[str, Any]) -> list[Screen[Any]]:
     """The screens of a saved session, trails and all (an entry Folio cannot rebuild ends the list there)."""
-    from folio.tui.screens.change_request import ChangeRequestScreen
-    from folio.tui.screens.organization import OrganizationScreen
-    from folio.tui.screens.site import SiteScreen
-    from folio.tui.screens.space import SpaceScreen
-    from folio.tui.screens.thread import ThreadScreen
+    from folio.tui.routes import build, route
 
     if data.get("version") != VERSION:
         return []
@@ -71,28 +68,12 @@ def rebuild(services: Services, data: dict[str, Any]) -> list[Screen[Any]]:
     trail: tuple[str, ...] = ("Organizations",)
     for entry in data.get("screens", []):
         name, args = entry.get("screen"), dict(entry.get("args") or {})
+        if name == "organizations":
+            continue  # the first screen, which the app opens itself (sessions saved before routes named it)
+        if route(name or "") is None:
+            break
         try:
-            screen: Screen[Any]
-            if name == "organizations":
-                continue
-            if name == "organization":
-                screen = OrganizationScreen(services, args["org_id"], title=entry.get("crumb") or None, trail=trail)
-            elif name == "space":
-                screen = SpaceScreen(services, args["space_id"], title=entry.get("crumb") or None, trail=trail)
-            elif name == "change-request":
-                screen = ChangeRequestScreen(services, args["space_id"], args["ref"], trail=trail)
-            elif name == "thread":
-                screen = ThreadScreen(
-                    services,
-                    args["space_id"],
-                    args["comment_id"],
-                    change_request=args.get("change_request"),
-                    trail=trail,
-                )
-            elif name == "site":
-                screen = SiteScreen(services, args["org_id"], args["site_id"], trail=trail)
-            else:
-                break
+            screen: Screen[Any] = build(services, name, args, title=entry.get("crumb") or None, trail=trail)
         except (KeyError, TypeError):
             log.warning("a saved screen could not be rebuilt: %s", name)
             break

@@ -16,6 +16,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from folio.tui import routes
 from folio.tui.commands import KeyEntry
 from folio.tui.safe import safe
 from folio.tui.widgets.resource_list import Column, ResourceList, Row, render_cells
@@ -42,7 +43,7 @@ def _rows(entries: list[KeyEntry]) -> list[Row]:
             continue
         rows.append(Row(key=f"--{section}", cells=[Content(heading)], search=" ", style="bold"))
         for index, entry in enumerate(items):
-            tooltip = entry.tooltip if entry.enabled else f"(not available here now) {entry.tooltip}".strip()
+            tooltip = entry.tooltip if entry.enabled else f"(not now) {entry.tooltip}".strip()
             rows.append(
                 Row(
                     key=f"{section}-{index}",
@@ -52,6 +53,16 @@ def _rows(entries: list[KeyEntry]) -> list[Row]:
                     data=entry,
                 )
             )
+    rows.append(Row(key="--commands", cells=[Content("Commands (type : first)")], search=" ", style="bold"))
+    for index, route in enumerate(r for r in routes.ROUTES.values() if r.verbs):
+        usage = route.usage()
+        rows.append(
+            Row(
+                key=f"command-{index}",
+                cells=[usage.split(" ")[0], route.title, route.summary, ", ".join(f":{v}" for v in route.verbs)],
+                search=" ".join((usage, route.noun, route.summary, *route.verbs)).lower(),
+            )
+        )
     return rows
 
 

@@ -1,23 +1,26 @@
 """What every screen shares: the header with its breadcrumb trail, the footer, and the keys that work
 everywhere (esc back, - previous, r refresh, o / y / Y for the URL and id of what is under the cursor).
 
-A screen names its own crumb (``crumb``) and is given its parent's trail; it says what is under the cursor by
-overriding :meth:`FolioScreen.current_item`, and reloads in :meth:`FolioScreen.action_refresh`. Loaded things
-it wants reachable from the command palette it hands to :meth:`FolioScreen.remember`.
+A screen names its route (``ROUTE``, ``folio.tui.routes``: how the session and the go-to build it again) and its
+own crumb (``crumb``), and is given its parent's trail; it says what is under the cursor by overriding
+:meth:`FolioScreen.current_item`, and reloads in :meth:`FolioScreen.action_refresh`. Loaded things it wants
+reachable from the command palette it hands to :meth:`FolioScreen.remember`; an action that cannot act now says
+why in :meth:`FolioScreen.why_not`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from folio.tui import session
+from folio.tui import navigation, session
+from folio.tui.actions import Explains
 from folio.tui.clipboard import copy
 from folio.tui.fresh import describe_age
+from folio.tui.navigation import Ids
 from folio.tui.safe import safe
 
 if TYPE_CHECKING:
@@ -37,7 +40,7 @@ class Item:
     kind: str = "item"
 
 
-class FolioScreen(Screen[None]):
+class FolioScreen(Explains, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="screen.back", tooltip="Back to the screen before"),
         Binding(
@@ -56,8 +59,8 @@ class FolioScreen(Screen[None]):
         ),
     ]
 
-    SESSION: ClassVar[tuple[str, tuple[str, ...]] | None] = None
-    """``(name, constructor arguments)`` for the session to rebuild this screen (None: it is not saved)."""
+    ROUTE: ClassVar[str | None] = None
+    """The kind of this screen's route (``folio.tui.routes``): the session and the go-to build it from its ids."""
 
     crumb: str = ""
     """This screen's segment of the breadcrumb trail (set by the subclass or its constructor)."""
@@ -102,12 +105,9 @@ class FolioScreen(Screen[None]):
         """The resource under the cursor (or the screen's own resource). Screens override this."""
         return None
 
-    def remember(self, kind: str, key: str, title: str, open_screen: Callable[[], Screen[Any]]) -> None:
-        """Make a loaded resource reachable from the command palette's go-to (``kind``: organization, space,
-        change-request, site)."""
-        remember = getattr(self.app, "remember", None)
-        if callable(remember):
-            remember(kind, key, title, open_screen)
+    def remember(self, kind: str, ids: Ids, title: str | None) -> None:
+        """Make a loaded resource reachable from the command palette's go-to (``kind``: a route's)."""
+        navigation.remember(self, kind, ids, title)
 
     # -- shared actions ----------------------------------------------------------------------------------------
 

@@ -80,8 +80,7 @@ def edit_in_editor(app: App[Any], text: str) -> str:
 class ChangeRequestScreen(FolioScreen):
     """A change request by id or number; its crumb is ``#<number> <subject>``."""
 
-    SESSION: ClassVar[tuple[str, tuple[str, ...]] | None] = ("change-request", ("space_id", "ref"))
-    """How the session rebuilds this screen (``folio.tui.session``)."""
+    ROUTE: ClassVar[str | None] = "change-request"
 
     CSS_PATH = [styles_dir() / "change_request.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -180,7 +179,7 @@ class ChangeRequestScreen(FolioScreen):
         banner = self.query_one("#cr-banner", Static)
         banner.display = cr.outdated and cr.is_active
         banner.update(Content("Outdated: main content changed since this change request began. Press u to update it."))
-        self.remember("change-request", cr.id, cr.title, self._reopen)
+        self.remember("change-request", {"space_id": self.space_id, "ref": cr.id}, cr.title)
         self.refresh_bindings()
         if first:
             await self._mount_comments(cr.id)
@@ -191,10 +190,6 @@ class ChangeRequestScreen(FolioScreen):
             return
         pages.set_error(None)
         self.changes.show(changes)
-
-    def _reopen(self) -> ChangeRequestScreen:
-        ref = self.cr.id if self.cr else self.ref
-        return ChangeRequestScreen(self.services, self.space_id, ref, trail=self.parent_trail)
 
     async def _mount_comments(self, cr_id: str) -> None:
         placeholder = self.query_one("#comments-placeholder", Static)

@@ -13,23 +13,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
-from importlib import import_module
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from folio.services.browse import build_tree
-from folio.services.reading import is_cached_only
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
-from folio.tui.fresh import cache_first, reads_cache_first
+from folio.tui.fresh import cache_first, connection_of, is_cached_only, reads_cache_first
+from folio.tui.navigation import Open
+from folio.tui.routes import noun_of
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.change_request_inbox import ChangeRequestInbox
@@ -50,13 +49,6 @@ CONTENT_TABS = ("collections", "spaces")
 """The tabs :meth:`OrganizationScreen.load_content` fills."""
 PAINT_WAIT = 1.0
 """At most this long (seconds) the first frame waits for the cached rows of the tab shown."""
-KINDS = {
-    "organization": "organization",
-    "collection": "collection",
-    "space": "space",
-    "change-request": "change request",
-    "site": "site",
-}
 SPACE_COLUMNS = (
     Column("title", "Space"),
     Column("visibility", "Visibility", 13),
@@ -77,8 +69,7 @@ def _tab_binding(key: str, tab: str, label: str) -> Binding:
 class OrganizationScreen(FolioScreen):
     """The organization ``org_id``; ``title`` names it in the trail until it is loaded."""
 
-    SESSION: ClassVar[tuple[str, tuple[str, ...]] | None] = ("organization", ("org_id",))
-    """How the session rebuilds this screen (``folio.tui.session``)."""
+    ROUTE: ClassVar[str | None] = "organization"
 
     CSS_PATH = [styles_dir() / "organization.tcss"]
     AUTO_FOCUS = "ResourceList"
@@ -180,15 +171,15 @@ class OrganizationScreen(FolioScreen):
         self.set_crumb(self.crumb)
         shown = self.tabs.active
         self._ready.add(shown)
-        client = getattr(self.services, "client", None)
-        store, offline = getattr(client, "store", None) is not None, bool(getattr(client, "offline_reason", None))
+        connection = connection_of(self)
+        paints_from_cache = connection is not None and connection.paints_from_cache
         if not reads_cache_first(self):  # no cache pass to paint first: the fresh read need not wait for a frame
             self._first_frame.set()
         self.load_content()  # its data feeds two tabs, the inbox's space names and the palette
         if not self.named:  # the trail names the organization: the first frame needs it
             self.load_organization()
         self._started(shown)
-        if shown in CONTENT_TABS and (store or offline):
+        if shown in CONTENT_TABS and paints_from_cache:
             # The first frame shows the cached rows, not an empty list: reading the cache is a local read (it
             # ends at its first page shown, or at a miss); the bound only guards against a load that never ran.
             with contextlib.suppress(TimeoutError):
@@ -312,7 +303,7 @@ class OrganizationScreen(FolioScreen):
                 if collections_failed is None and tree is not None:
                     tree.show(build_tree(self.collections, loaded), browse.age)
                 for space in page:
-                    self.remember("space", space.id, space.title or space.id, self._opener(space.id, space.title))
+                    self.remember("space", {"space_id": space.id}, space.title or space.id)
                 self._content_painted.set()
                 if cache_pass:  # the next cached pages are read once the first is on screen
                     await self._first_frame.wait()
@@ -380,45 +371,18 @@ class OrganizationScreen(FolioScreen):
     @on(ChangeRequestInbox.Loaded)
     def _remember_change_requests(self, event: ChangeRequestInbox.Loaded) -> None:
         for cr in event.change_requests:
-            self.remember("change-request", cr.id, cr.title, self._cr_opener(cr.space, cr.id))
+            self.remember("change-request", {"space_id": cr.space, "ref": cr.id}, cr.title)
 
-    # -- opening ---------------------------------------------------------------------------------------------
-
-    # The space and change request screens are imported when first opened: the organization screen opens
-    # without their modules (and the models and widgets they bring).
-
-    def _opener(self, space_id: str, title: str) -> Callable[[], Screen[Any]]:
-        def open_space() -> Screen[Any]:
-            screen: Any = import_module("folio.tui.screens.space").SpaceScreen
-            return screen(self.services, space_id, title=title, trail=self.trail)  # type: ignore[no-any-return]
-
-        return open_space
-
-    def _cr_opener(self, space_id: str, cr_id: str) -> Callable[[], Screen[Any]]:
-        def open_change_request() -> Screen[Any]:
-            screen: Any = import_module("folio.tui.screens.change_request").ChangeRequestScreen
-            return screen(self.services, space_id, cr_id, trail=self.trail)  # type: ignore[no-any-return]
-
-        return open_change_request
-
-    def _push(self, opener: Callable[[], Screen[Any]], what: str) -> None:
-        try:
-            screen = opener()
-        except ModuleNotFoundError as exc:
-            if not (exc.name or "").startswith("folio.tui.screens"):
-                raise
-            self.notify(f"This build of Folio cannot open a {what} yet.", severity="warning", markup=False)
-            return
-        self.app.push_screen(screen)
+    # -- opening (the space and change request screens are routes: imported when first opened) -------------
 
     def on_resource_list_selected(self, event: ResourceList.Selected) -> None:
         event.stop()
         data: Any = event.row.data
         kind = getattr(data, "object", None)
         if kind == "space":
-            self._push(self._opener(data.id, data.title), "space")
+            self.post_message(Open("space", {"space_id": data.id}, title=data.title))
         elif kind == "change-request":
-            self._push(self._cr_opener(data.space, data.id), "change request")
+            self.post_message(Open("change-request", {"space_id": data.space, "ref": data.id}))
         elif event.resource_list is self.content_tree.list:
             self.content_tree.toggle(event.row.key)
         # a site: nothing yet
@@ -436,7 +400,7 @@ class OrganizationScreen(FolioScreen):
             return None if row is not None else Item(self.org_id, None, "organization")
         urls = getattr(data, "urls", None)
         url = (urls.app or urls.published) if urls is not None else None
-        return Item(data.id, url, KINDS.get(getattr(data, "object", ""), "item"))
+        return Item(data.id, url, noun_of(getattr(data, "object", "")))
 
     # -- actions ---------------------------------------------------------------------------------------------
 

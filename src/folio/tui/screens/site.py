@@ -51,8 +51,7 @@ class SiteScreen(FolioScreen):
     """A site of organization ``org_id`` in three tabs: Settings, Structure (with the published view beside it),
     Adaptive content."""
 
-    SESSION: ClassVar[tuple[str, tuple[str, ...]] | None] = ("site", ("org_id", "site_id"))
-    """How the session rebuilds this screen (``folio.tui.session``)."""
+    ROUTE: ClassVar[str | None] = "site"
 
     CSS_PATH = [styles_dir() / "site.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -162,8 +161,7 @@ class SiteScreen(FolioScreen):
     def _show_site(self, site: Site) -> None:
         self.site = site
         self.set_crumb(site.title or site.id)
-        services, org_id, site_id, trail = self.services, self.org_id, site.id, self.parent_trail
-        self.remember("site", site.id, site.title, lambda: SiteScreen(services, org_id, site_id, trail=trail))
+        self.remember("site", {"org_id": self.org_id, "site_id": site.id}, site.title)
         where = site.published_url or "not published"
         summary = f"{site.title} · {site.type} site · {site.visibility} · {where} · {site.site_spaces} site spaces"
         self.query_one("#site-summary", Static).update(safe(summary, limit=400))

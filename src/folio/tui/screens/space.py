@@ -5,8 +5,7 @@ open change requests and comments). Each list loads in a worker of its own the f
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, work
 from textual.app import ComposeResult
@@ -32,6 +31,7 @@ from folio.services.space import (
 from folio.tui import styles_dir
 from folio.tui.errors import error_message, notify_error
 from folio.tui.fresh import cache_first
+from folio.tui.navigation import Open
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.page_tree import PageTree
@@ -81,8 +81,7 @@ def _tab_binding(key: str, tab: str, label: str, tooltip: str) -> Binding:
 class SpaceScreen(FolioScreen):
     """A space's pages, files, links, change requests and comments."""
 
-    SESSION: ClassVar[tuple[str, tuple[str, ...]] | None] = ("space", ("space_id",))
-    """How the session rebuilds this screen (``folio.tui.session``)."""
+    ROUTE: ClassVar[str | None] = "space"
 
     CSS_PATH = [styles_dir() / "space.tcss"]
     AUTO_FOCUS = "#space-tree ResourceList"
@@ -106,7 +105,7 @@ class SpaceScreen(FolioScreen):
         super().__init__(services, trail=trail)
         self.space_id = space_id
         # Until the Services container has a `space` property, the screen makes its own over the client.
-        self.spaces: SpaceService = getattr(services, "space", None) or SpaceService(services.client)
+        self.spaces: SpaceService = services.space
         self.space: Space | None = None
         self.pages: list[PageEntry] = []
         self.files: list[FileEntry] | None = None
@@ -136,12 +135,9 @@ class SpaceScreen(FolioScreen):
         yield Footer()
 
     def _comments_panel(self) -> Widget:
-        try:  # another part of the TUI: imported when the screen is built, not when Folio starts
-            module = importlib.import_module("folio.tui.widgets.comments_panel")
-        except Exception as exc:  # not there, or broken: say so in the tab
-            doing = "Comments cannot be shown in this build of Folio"
-            return Static(error_message(exc, doing=doing), classes="message -error")
-        panel: Widget = module.CommentsPanel(self.services, self.space_id)
+        from folio.tui.widgets.comments_panel import CommentsPanel  # imported when the screen is built
+
+        panel: Widget = CommentsPanel(self.services, self.space_id)
         panel.id = "space-comments"
         return panel
 
@@ -230,8 +226,7 @@ class SpaceScreen(FolioScreen):
         facts.update(safe(space_facts(space), limit=300))
         label = space_label(space)
         self.set_crumb(label)
-        trail, services, space_id = self.parent_trail, self.services, self.space_id
-        self.remember("space", space_id, label, lambda: SpaceScreen(services, space_id, title=label, trail=trail))
+        self.remember("space", {"space_id": self.space_id}, label)
 
     @work(exclusive=True, group="space-pages", exit_on_error=False)
     @cache_first
@@ -438,9 +433,4 @@ class SpaceScreen(FolioScreen):
         self.show_entry(entry)
 
     def _open_change_request(self, cr: ChangeRequest) -> None:
-        try:  # another part of the TUI, imported when first used
-            module: Any = importlib.import_module("folio.tui.screens.change_request")
-        except Exception as exc:  # not there, or broken: say so rather than crash the screen
-            notify_error(self, exc, doing="Change requests cannot be opened in this build of Folio")
-            return
-        self.app.push_screen(module.ChangeRequestScreen(self.services, self.space_id, cr.id, trail=self.trail))
+        self.post_message(Open("change-request", {"space_id": self.space_id, "ref": cr.id}, title=f"#{cr.number}"))

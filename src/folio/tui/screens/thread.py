@@ -73,7 +73,7 @@ class Post(Vertical, can_focus=True):
         item = self.item
         author = (item.posted_by.display_name or item.posted_by.id) if item.posted_by else "Unknown author"
         parts = [safe(author, limit=60), Content(" (you)" if self.mine else "")]
-        when = f" · {stamp(item.posted_at)} · {age(item.posted_at, self.now)} ago" if item.posted_at else ""
+        when = f" · {stamp(item.posted_at)} · {age(item.posted_at, self.now)}" if item.posted_at else ""
         parts.append(Content(when + (" · edited" if item.edited_at else "")))
         if isinstance(item, Comment):
             if item.resolved:
@@ -95,8 +95,7 @@ class ThreadScreen(FolioScreen):
     """``ThreadScreen(services, space_id, comment_id, change_request=None, trail=())``. ``changed`` tells the
     screen below that something was written (it reloads its list)."""
 
-    SESSION: ClassVar[tuple[str, tuple[str, ...]] | None] = ("thread", ("space_id", "comment_id", "change_request"))
-    """How the session rebuilds this screen (``folio.tui.session``)."""
+    ROUTE: ClassVar[str | None] = "thread"
 
     CSS_PATH = [styles_dir() / "comments.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -231,6 +230,7 @@ class ThreadScreen(FolioScreen):
 
     def _done(self, message: str, focus: str | None = None) -> None:
         self.changed = True
+        self.services.changes.bump(("comments", self.space_id))
         self.notify(message, markup=False)
         self.load(focus)
 
@@ -317,6 +317,7 @@ class ThreadScreen(FolioScreen):
             self._done("Reply deleted")
             return
         self.changed = True
+        self.services.changes.bump(("comments", self.space_id))
         self.notify("Comment deleted", markup=False)
         if self.app.screen is self:
             self.action_back()

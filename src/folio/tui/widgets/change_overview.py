@@ -19,6 +19,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
+from folio.services import format
 from folio.services.diff import MarkdownDiff, diff_markdown
 from folio.tui.safe import safe
 from folio.tui.widgets.diff_view import DiffView
@@ -47,8 +48,8 @@ VERDICT = {
 
 
 def when(moment: datetime | None) -> str:
-    """A time as a person reads it, in UTC (``2026-10-20 11:24``), or a dash."""
-    return moment.strftime("%Y-%m-%d %H:%M") if moment else "\u2014"
+    """A time in a detail pane: absolute, in UTC (``2026-10-20 11:24 UTC``), or a dash."""
+    return format.stamp(moment)
 
 
 def _reviewer_line(reviewer: Reviewer) -> Content:

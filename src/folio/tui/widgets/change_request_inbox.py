@@ -20,9 +20,8 @@ from textual.message import Message
 from textual.widgets import Static
 
 from folio.services.browse import InboxFilter, Verdicts
-from folio.services.reading import is_cached_only
 from folio.tui.errors import error_message
-from folio.tui.fresh import cache_first
+from folio.tui.fresh import cache_first, is_cached_only
 from folio.tui.safe import safe
 from folio.tui.widgets.resource_list import Column, ResourceBrowser, ResourceList, Row
 

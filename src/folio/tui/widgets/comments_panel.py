@@ -38,6 +38,7 @@ from folio.services.comments import reactions_summary as summary
 from folio.tui.errors import error_message, notify_error
 from folio.tui.fresh import cache_first
 from folio.tui.modals.text_entry import TextEntryModal
+from folio.tui.navigation import Open
 from folio.tui.safe import safe
 from folio.tui.screens.base import Item
 from folio.tui.widgets.resource_list import Column, ResourceBrowser, ResourceList, Row
@@ -163,7 +164,8 @@ class CommentsPanel(Widget):
         self.change_request = change_request
         self.status: Status = "open"
         self.listing: CommentList | None = None
-        self._thread: Screen[None] | None = None
+        self._seen: int | None = None
+        """The version of this space's comments when a thread was opened from here (``services.changes``)."""
         self._started = False
 
     def compose(self) -> ComposeResult:
@@ -204,10 +206,10 @@ class CommentsPanel(Widget):
 
     def _screen_changed(self, screen: Screen[object]) -> None:
         """Back on the host screen from a thread opened here: reload if the thread wrote something."""
-        if screen is not self.screen or self._thread is None:
+        if screen is not self.screen or self._seen is None:
             return
-        thread, self._thread = self._thread, None
-        if getattr(thread, "changed", False):
+        seen, self._seen = self._seen, None
+        if self.services.changes.version(("comments", self.space_id)) != seen:
             self.load()
 
     # -- loading -------------------------------------------------------------------------------------------
@@ -307,14 +309,9 @@ class CommentsPanel(Widget):
         if not isinstance(event.row.data, Comment):
             return
         event.stop()
-        from folio.tui.screens.thread import ThreadScreen
-
-        trail: tuple[str, ...] = getattr(self.screen, "trail", ())
-        thread = ThreadScreen(
-            self.services, self.space_id, event.row.data.id, change_request=self.change_request, trail=trail
-        )
-        self._thread = thread
-        self.app.push_screen(thread)
+        self._seen = self.services.changes.version(("comments", self.space_id))
+        ids = {"space_id": self.space_id, "comment_id": event.row.data.id, "change_request": self.change_request}
+        self.post_message(Open("thread", ids))
 
     def on_resource_list_highlighted(self, event: ResourceList.Highlighted) -> None:
         self.refresh_bindings()

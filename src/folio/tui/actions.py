@@ -1,0 +1,42 @@
+"""Actions that say why they cannot act now, instead of doing nothing.
+
+A screen or widget mixes in :class:`Explains` and answers :meth:`Explains.why_not` (``"Only admins can change
+roles."``); the binding is then greyed out in the footer and marked in ``?``, and pressing its key shows the
+reason (the app calls :func:`why_unavailable` for every key no binding took).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.dom import DOMNode
+
+__all__ = ["Explains", "action_name", "why_unavailable"]
+
+
+def action_name(action: str) -> str:
+    """``inbox_toggle('mine')`` -> ``inbox_toggle``; ``app.quit`` -> ``quit``."""
+    return action.split("(", 1)[0].rsplit(".", 1)[-1]
+
+
+class Explains(DOMNode):
+    """Greys out, and explains, the actions :meth:`why_not` gives a reason for."""
+
+    def why_not(self, action: str) -> str | None:
+        """Why ``action`` (its name, no parameters) cannot act now, in a sentence; None: it can."""
+        return None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return None if self.why_not(action) else True
+
+
+def why_unavailable(screen: Any, key: str) -> str | None:
+    """The reason the binding of ``key`` on ``screen`` is greyed out, if one says why."""
+    try:
+        active = screen.active_bindings.get(key)
+    except Exception:
+        return None
+    if active is None or active.enabled:
+        return None
+    why = getattr(active.node, "why_not", None)
+    return why(action_name(active.binding.action)) if callable(why) else None

@@ -1,0 +1,192 @@
+"""The Textual application: the theme and global keys, the header's breadcrumbs, the first screen, and the
+ways to move between screens.
+
+    esc         back one screen (FolioScreen.action_back)
+    ctrl+p      the command palette: this screen's actions, and a go-to of everything loaded so far
+    :           the command line: :org / :space / :site <title>, :cr <number>, :q
+    -           return to where you were before the last jump (a go-to or a : command), and again to come back
+    ?           every key of this screen, with the binding ids the config's [keymap] remaps
+    R           load every screen of the trail again (r, on a screen, loads that screen)
+    ctrl+o      the outbox: writes made offline, sent in order when Folio is back online
+    q, ctrl+c   quit, without a question
+
+The app is made of parts, one job each: ``connectivity`` (offline, probe, refreshing by itself, outbox),
+``navigation`` (``Open`` messages, go-to, jumps and ``-``), ``command_line`` (``:``), ``keeping`` (the session
+and the hang-up). Every kind of screen is a route (``folio.tui.routes``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
+from textual.content import Content
+from textual.screen import ModalScreen, Screen
+
+from folio.config.settings import RefreshSettings
+from folio.tui import styles_dir
+from folio.tui.app.keeping import SESSION_EVERY, Keeping
+from folio.tui.commands import FolioCommands, key_entries
+from folio.tui.safe import safe
+from folio.tui.screens.organizations import OrganizationsScreen
+
+if TYPE_CHECKING:
+    from folio.services import Services
+
+__all__ = ["CRUMB", "FolioApp"]
+
+CRUMB = "\u203a"
+"""Joins the segments of a breadcrumb trail in a screen's ``sub_title``."""
+
+
+class FolioApp(Keeping):
+    """Folio's TUI. Takes its services ready-made (``folio.cli`` wires them) and opens on the organizations.
+
+    ``keymap`` (binding id -> keys, from the config's ``[keymap]``) remaps any binding that has an id.
+    ``start`` (for tests and jumps) builds the first screen instead of the organizations.
+    """
+
+    TITLE = "Folio"
+    CSS_PATH = [styles_dir() / "app.tcss"]
+    COMMANDS: ClassVar[set[Any]] = {FolioCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", "Quit", show=False, id="app.quit", tooltip="Leave Folio (no question asked)"),
+        Binding(
+            "ctrl+c",
+            "interrupt",
+            "Quit",
+            show=False,
+            id="app.interrupt",
+            tooltip="Leave Folio (in a text field ctrl+c copies instead)",
+        ),
+        Binding(
+            "ctrl+o",
+            "outbox",
+            "Outbox",
+            show=False,
+            id="app.outbox",
+            tooltip="The comments, replies, reactions and resolves made offline, waiting to be sent",
+        ),
+        Binding(
+            "R",
+            "refresh_all",
+            "Refresh all",
+            show=False,
+            id="app.refresh-all",
+            tooltip="Load again every screen of the trail, not only this one",
+        ),
+        Binding(
+            "question_mark",
+            "help",
+            "Keys",
+            id="app.help",
+            tooltip="Every key of this screen, with the ids to remap them by",
+        ),
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            "Commands",
+            show=False,
+            priority=True,
+            id="app.palette",
+            tooltip="Search this screen's actions and go to anything loaded",
+        ),
+        Binding(
+            "colon",
+            "command_line",
+            "Command",
+            show=False,
+            id="app.command-line",
+            tooltip="Type :org, :space or :site and a title, :cr and a number, or :q",
+        ),
+    ]
+
+    def __init__(
+        self,
+        services: Services,
+        *,
+        keymap: Mapping[str, str] | None = None,
+        organization: str | None = None,
+        start: Callable[[], Screen[Any]] | None = None,
+        refresh: RefreshSettings | None = None,
+        restore: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.restore = restore
+        """Reopen the screens of the last session when it did not end with a quit (the CLI sets it)."""
+        self._signals = []
+        self._offline_was = None
+        self._saved_session = None
+        self.refresh_settings = refresh or RefreshSettings(interval=0)
+        self.services = services
+        self.organization = organization
+        self.start = start
+        self.loaded = {}
+        """(kind, key) -> what was loaded: what the palette's go-to and the command line reach."""
+        self.command_history = []
+        self.before_jump = []
+        """The screens above the first one before the last jump (``-`` puts them back); they stay installed."""
+        self._kept = set()
+        self._first_screen = asyncio.Event()
+        """Set once the first screen has shown what it loaded: requests that can wait, wait for it."""
+        self._arriving = []
+        """The screens a stack change under way is about to push: never let go of those."""
+        self.sub_title = services.where
+        if keymap:
+            self.set_keymap(dict(keymap))
+
+    def on_mount(self) -> None:
+        self.screen_change_signal.subscribe(self, lambda screen: self.call_later(self._release_kept))
+        self.screen_change_signal.subscribe(self, lambda screen: self.call_later(self.save_session))
+        self.set_interval(SESSION_EVERY, self.save_session)
+        self._install_hang_up()
+        self.start_connectivity()
+        if self.start is not None:
+            self._first_screen.set()
+            self.push_screen(self.start())
+        else:
+            self.push_screen(OrganizationsScreen(self.services, initial=self.organization))
+            if self.restore:
+                self._restore_session()
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        """The header as breadcrumbs, ``Folio > Organizations``: a screen's ``sub_title`` is its trail,
+        segments joined by :data:`CRUMB` (they may hold server strings, so each goes through ``safe``)."""
+        parts: list[str | Content | tuple[str, str]] = [(title, "bold")]
+        for segment in (s.strip() for s in sub_title.split(CRUMB)) if sub_title else ():
+            if segment:
+                parts += [(f" {CRUMB} ", "dim"), safe(segment, limit=60)]
+        return Content.assemble(*parts)
+
+    # -- global actions ------------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # `q` and `:` belong to a dialog's text, or mean nothing there (the palette is asking for the screen
+        # under it: what it lists runs once it has closed)
+        top = self.screen
+        return not (
+            action in ("quit", "command_line") and isinstance(top, ModalScreen) and not isinstance(top, CommandPalette)
+        )
+
+    def action_interrupt(self) -> None:
+        self._leave()
+
+    async def action_quit(self) -> None:
+        self._leave()
+
+    def _leave(self) -> None:
+        """A quit the user asked for: the next start opens on the organizations, not on this session."""
+        self._clear_session()
+        self.exit()
+
+    def action_help(self) -> None:
+        from folio.tui.modals.help import HelpModal
+
+        if isinstance(self.screen, HelpModal):
+            return
+        title = getattr(self.screen, "crumb", "") or ""
+        self.push_screen(HelpModal(key_entries(self.screen), title=safe(title, limit=60).plain))

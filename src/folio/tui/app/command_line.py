@@ -1,0 +1,107 @@
+"""The app's ``:`` command line: each verb is a route's (``folio.tui.routes``), and what it opens is found the
+way the route says: a loaded thing by title, a change request of the open space by number, or a screen of the
+organization in view."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from folio.tui import routes
+from folio.tui.app.navigation import Navigation
+from folio.tui.jump import CommandError, best, change_request_number, matches, parse
+from folio.tui.safe import safe
+
+__all__ = ["CommandLine"]
+
+
+class CommandLine(Navigation):
+    """``:`` (a part of :class:`FolioApp`)."""
+
+    command_history: list[str]
+
+    def action_command_line(self) -> None:
+        from folio.tui.widgets.command_line import CommandLineScreen, CommandSuggester
+
+        def titles(verb: str) -> list[str]:
+            found = routes.route_of_verb(verb)
+            return [c.title for c in self.candidates(found.kind)] if found and found.find == "title" else []
+
+        suggester = CommandSuggester(titles)
+        self.push_screen(CommandLineScreen(self.resolve_command, history=self.command_history, suggester=suggester))
+
+    def resolve_command(self, line: str) -> Callable[[], object] | str:
+        """What a ``:`` line does (a callable to run once the line is closed), or why it does nothing."""
+        try:
+            command = parse(line)
+        except CommandError as error:
+            return str(error)
+        route = command.route
+        if route is None:
+            return self.exit
+        if route.find == "number":
+            return self._resolve_change_request(int(command.argument))
+        if route.find == "organization":
+            return self._resolve_in_organization(route, command.argument)
+        loaded = self.candidates(route.kind)
+        asked = safe(command.argument, limit=60).plain
+        if not loaded:
+            return (
+                f"No {route.plural} loaded yet: open a list of {route.plural} first, "
+                f"then :{command.verb} finds them by title."
+            )
+        choice = best(command.argument, loaded, kind=route.kind)
+        if choice is not None:
+            return lambda: self.go_to(choice.kind, choice.key)
+        ranked = matches(command.argument, loaded, kind=route.kind)
+        if not ranked:
+            return f"No loaded {route.noun} matches “{asked}”."
+        names = ", ".join(c.title for c in ranked[:3]) + (", …" if len(ranked) > 3 else "")
+        return f"“{asked}” matches several {route.plural}: {names}. Type more of the title."
+
+    def current_organization(self) -> tuple[str, int] | None:
+        """The organization in view (the nearest screen of the stack that has one) and that screen's index; with
+        none in the stack, the only organization loaded (index -1)."""
+        stack = self.trail_screens
+        for index in range(len(stack) - 1, -1, -1):
+            org_id = getattr(stack[index], "org_id", None)
+            if isinstance(org_id, str) and org_id:
+                return org_id, index
+        orgs = self.candidates("organization")
+        return (orgs[0].key, -1) if len(orgs) == 1 else None
+
+    def _resolve_in_organization(self, route: routes.Route, argument: str) -> Callable[[], object] | str:
+        found = self.current_organization()
+        if found is None:
+            return f"Open an organization first: :{route.verbs[0]} shows the {route.plural} of the one in view."
+        org_id, index = found
+        ids: dict[str, Any] = {"org_id": org_id}
+        if argument:
+            ids["query"] = argument
+        if index < 0:
+            return lambda: self.jump(lambda: routes.build(self.services, route.kind, ids, trail=("Organizations",)))
+        stack = self.trail_screens
+        trail = tuple(getattr(stack[index], "trail", ()) or ())
+        return lambda: self.jump(lambda: routes.build(self.services, route.kind, ids, trail=trail), keep=index + 1)
+
+    def _resolve_change_request(self, number: int) -> Callable[[], object] | str:
+        stack = self.trail_screens
+        for index in range(len(stack) - 1, -1, -1):
+            space_id = getattr(stack[index], "space_id", None)
+            if isinstance(space_id, str) and space_id:
+                return self._open_change_request(space_id, number, tuple(getattr(stack[index], "trail", ())), index)
+        found = [c for c in self.candidates("change-request") if change_request_number(c) == number]
+        if len(found) == 1:
+            return lambda: self.go_to(found[0].kind, found[0].key)
+        if found:
+            return f"Several loaded change requests are #{number} (in different spaces): open the space first."
+        return f"No loaded change request is #{number}, and no space is open: open a space first."
+
+    def _open_change_request(
+        self, space_id: str, number: int, trail: tuple[str, ...], index: int
+    ) -> Callable[[], object]:
+        """Open change request ``number`` of the space of the screen at ``index``, on top of that screen."""
+        ids = {"space_id": space_id, "ref": number}
+        return lambda: self.jump(
+            lambda: routes.build(self.services, "change-request", ids, trail=trail), keep=index + 1
+        )

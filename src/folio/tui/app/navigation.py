@@ -1,0 +1,180 @@
+"""The app's part that moves between screens: ``Open`` messages from any widget, the go-to of loaded things,
+jumps that ``-`` undoes, and the stack kept to match the breadcrumb trail.
+
+A jump keeps the screens of the current stack whose trail leads to the screen jumped to (so ``esc`` after
+``:space …`` from an organization goes back to that organization, as the breadcrumb says) and replaces the rest;
+the screens it replaced are kept alive (installed) so ``-`` puts them back as they were, scroll positions and all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from textual import on
+
+from folio.tui import routes
+from folio.tui.app.connectivity import Connectivity
+from folio.tui.jump import Candidate
+from folio.tui.navigation import Ids, Open, key_of
+from folio.tui.safe import safe
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+__all__ = ["Loaded", "Navigation"]
+
+OpenScreen = Callable[[], "Screen[Any]"]
+
+
+class Loaded:
+    """A thing a screen loaded: enough to build its screen again (``kind``, ``ids``) and to name it."""
+
+    __slots__ = ("ids", "kind", "title", "trail")
+
+    def __init__(self, kind: str, ids: Ids, title: str, trail: tuple[str, ...]) -> None:
+        self.kind = kind
+        self.ids = dict(ids)
+        self.title = title
+        self.trail = trail
+
+
+class Navigation(Connectivity):
+    """Opening, jumping and going back (a part of :class:`FolioApp`)."""
+
+    loaded: dict[tuple[str, str], Loaded]
+    before_jump: list[Screen[Any]]
+    _kept: set[Screen[Any]]
+    _arriving: list[Screen[Any]]
+
+    # -- opening ---------------------------------------------------------------------------------------------
+
+    @on(Open)
+    def _open_requested(self, event: Open) -> None:
+        event.stop()
+        self.open_route(event.kind, event.ids, title=event.title, jump=event.jump)
+
+    def open_route(self, kind: str, ids: Ids, *, title: str | None = None, jump: bool = False) -> None:
+        """Open the screen of ``kind`` for ``ids`` on top of the one in view (``jump``: as a go-to)."""
+        trail = tuple(getattr(self.screen, "trail", ()) or ())
+        if jump:
+            self.jump(lambda: routes.build(self.services, kind, ids, title=title, trail=trail))
+            return
+        try:
+            screen = routes.build(self.services, kind, ids, title=title, trail=trail)
+        except Exception as exc:  # a screen that cannot be built is a bug of ours: say so, keep the stack
+            from folio.tui.errors import notify_error
+
+            notify_error(self, exc, doing="Could not open that screen")
+            return
+        self.push_screen(screen)
+
+    # -- loaded resources, for the palette's go-to and the command line ----------------------------------------
+
+    def remember(self, kind: str, ids: Ids, title: str, trail: tuple[str, ...] = ()) -> None:
+        """Keep a loaded resource (of a route's ``kind``) for the go-to; the latest remembered comes first."""
+        key = (kind, key_of(ids))
+        self.loaded.pop(key, None)
+        self.loaded[key] = Loaded(kind, ids, title, trail)
+
+    def forget(self, kind: str, ids: Ids) -> None:
+        """A deleted thing: the go-to no longer offers it."""
+        self.loaded.pop((kind, key_of(ids)), None)
+
+    def candidates(self, kind: str | None = None) -> list[Candidate]:
+        """What is loaded (of ``kind``), latest first, titles made safe."""
+        return [
+            Candidate(k, key, safe(item.title, limit=120).plain)
+            for (k, key), item in reversed(self.loaded.items())
+            if (kind is None or k == kind) and (route := routes.route(k)) is not None and route.go_to
+        ]
+
+    def go_to(self, kind: str, key: str) -> None:
+        """Jump to a remembered resource."""
+        found = self.loaded.get((kind, key))
+        if found is None:
+            self.notify(f"That {kind.replace('-', ' ')} is no longer loaded.", severity="warning", markup=False)
+            return
+        self.jump(lambda: routes.build(self.services, found.kind, found.ids, title=found.title, trail=found.trail))
+
+    # -- the stack -------------------------------------------------------------------------------------------
+
+    def jump(self, open_screen: OpenScreen, *, keep: int | None = None) -> None:
+        """Open a screen as a jump: keep the first ``keep`` screens (by default those whose trail leads to the
+        new screen, at least the first), replace the rest with the new one; ``-`` returns to them as they were."""
+        if self._in_dialog():
+            self.notify("Close the dialog first, then jump.", severity="warning", markup=False)
+            return
+        current = self.trail_screens
+        try:
+            screen = open_screen()
+        except Exception as exc:  # a screen that cannot be built is a bug of ours: say so, keep the stack
+            from folio.tui.errors import notify_error
+
+            notify_error(self, exc, doing="Could not open that screen")
+            return
+        if keep is None:
+            keep = _leading_to(current, tuple(getattr(screen, "parent_trail", ()) or ()))
+        upcoming = [*current[: max(0, keep)], screen]
+        self._remember_before_jump(current, upcoming)
+        self.call_later(self._set_stack, upcoming)
+
+    def action_previous_screen(self) -> None:
+        """``-``: back to where you were before the last jump; pressed again, back to where the jump led."""
+        if self._in_dialog():
+            return
+        if not self.before_jump:
+            self.notify(
+                "Nothing to return to yet: - returns to where you were before a jump (ctrl+p or :).", markup=False
+            )
+            return
+        target, current = self.before_jump, self.trail_screens
+        self._remember_before_jump(current, target)
+        self.call_later(self._set_stack, target)
+
+    def _remember_before_jump(self, screens: list[Screen[Any]], upcoming: list[Screen[Any]]) -> None:
+        """Keep ``screens`` alive for ``-`` (installed screens outlive a pop); let go of the others later."""
+        self.before_jump = list(screens)
+        for screen in screens:
+            if not self.is_screen_installed(screen):
+                self.install_screen(screen, f"folio-jump-{id(screen)}")
+                self._kept.add(screen)
+        self._arriving = list(upcoming)
+
+    def _release_kept(self) -> None:
+        """Uninstall (and so let Textual free) the kept screens that ``-`` no longer needs and no stack holds."""
+        for screen in list(self._kept):
+            if screen in self.before_jump or screen in self._arriving:
+                continue
+            if any(screen in stack for stack in self._screen_stacks.values()):
+                continue
+            self._kept.discard(screen)
+            self.uninstall_screen(screen)
+            if screen.is_attached:
+                screen.remove()
+
+    async def _set_stack(self, screens: list[Screen[Any]]) -> None:
+        """Make the screens above the default one ``screens``: pop what differs, push the rest."""
+        current = self.trail_screens
+        same = 0
+        while same < min(len(current), len(screens)) and current[same] is screens[same]:
+            same += 1
+        with self.batch_update():
+            for _ in current[same:]:
+                await self.pop_screen()
+            for screen in screens[same:]:
+                await self.push_screen(screen)
+        self._arriving = []
+        self._release_kept()
+
+
+def _leading_to(stack: list[Screen[Any]], parent_trail: tuple[str, ...]) -> int:
+    """How many screens at the bottom of ``stack`` lead to a screen whose parents' trail is ``parent_trail``:
+    each one's own trail is the start of it (the first screen is always kept)."""
+    keep = 1
+    for index, screen in enumerate(stack[1:], start=1):
+        trail = tuple(getattr(screen, "trail", ()) or ())
+        if not trail or parent_trail[: len(trail)] != trail:
+            break
+        keep = index + 1
+    return min(keep, len(stack)) if stack else 0

@@ -1,0 +1,193 @@
+"""Every kind of thing a screen shows, in one table: its noun and plural, the ``:`` verbs that reach it, how its
+screen is built from ids (the screen module is imported when first built), whether the session saves it, and
+whether the palette's go-to lists it. The command line, the palette, the session, ``Open`` from any list and the
+``?`` help all read this table.
+
+Adding a screen: write ``screens/<name>.py`` (a ``FolioScreen`` with ``ROUTE = "<kind>"``), add one
+:class:`Route` below with a builder that imports it, its service, its style, its tests (CONTRIBUTING.md).
+
+How a verb finds what it opens (:attr:`Route.find`):
+
+    title         a loaded thing whose title matches the argument (``:space getting started``)
+    number        a change request of the open space by number (``:cr 12``)
+    organization  the screen of the organization in view (or the only one loaded); the argument, if any, is
+                  handed to the screen as ``query`` (``:members ada``, ``:search webhooks``)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from folio.tui.navigation import Ids
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from folio.services import Services
+
+__all__ = ["ROUTES", "VERBS", "Find", "Route", "build", "noun_of", "route", "route_of_verb", "verbs_help"]
+
+Find = Literal["title", "number", "organization", "none"]
+Builder = Callable[["Services", Ids, str | None, tuple[str, ...]], "Screen[Any]"]
+"""``build(services, ids, title, trail)``: the screen, built from its ids."""
+
+
+@dataclass(frozen=True)
+class Route:
+    kind: str
+    """The name used everywhere else: ``Open(kind, ...)``, ``remember(kind, ...)``, the session."""
+    noun: str
+    plural: str
+    ids: tuple[str, ...]
+    """The ids the screen is built from, which are also the screen's attributes the session saves."""
+    builder: Builder
+    verbs: tuple[str, ...] = ()
+    """The ``:`` verbs that reach it (the first is the one the help shows)."""
+    find: Find = "none"
+    session: bool = True
+    go_to: bool = True
+    """Whether the palette's go-to lists the things of this kind that were loaded."""
+    summary: str = ""
+    """What the screen shows, for the ``?`` help and the command line's suggestions."""
+
+    @property
+    def title(self) -> str:
+        """``Change request``: the noun as a heading."""
+        return self.noun[:1].upper() + self.noun[1:]
+
+    def usage(self) -> str:
+        """``:cr <number>``, ``:space <title>``, ``:members [words]``."""
+        verb = f":{self.verbs[0]}" if self.verbs else ""
+        argument = {"title": " <title>", "number": " <number>", "organization": " [words]", "none": ""}[self.find]
+        return verb + argument
+
+
+# -- the builders: each imports its screen when first used (start-up imports none of them) ---------------------
+
+
+def _organization(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.organization import OrganizationScreen
+
+    return OrganizationScreen(services, ids["org_id"], title=title, trail=trail)
+
+
+def _space(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.space import SpaceScreen
+
+    return SpaceScreen(services, ids["space_id"], title=title, trail=trail)
+
+
+def _change_request(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.change_request import ChangeRequestScreen
+
+    return ChangeRequestScreen(services, ids["space_id"], ids["ref"], trail=trail)
+
+
+def _thread(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.thread import ThreadScreen
+
+    return ThreadScreen(
+        services, ids["space_id"], ids["comment_id"], change_request=ids.get("change_request"), trail=trail
+    )
+
+
+def _site(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.site import SiteScreen
+
+    return SiteScreen(services, ids["org_id"], ids["site_id"], trail=trail)
+
+
+ROUTES: dict[str, Route] = {
+    r.kind: r
+    for r in (
+        Route(
+            "organization",
+            "organization",
+            "organizations",
+            ("org_id",),
+            _organization,
+            verbs=("org", "orgs", "organization", "organisation"),
+            find="title",
+            summary="an organization: its collections, spaces, change request inbox and sites",
+        ),
+        Route(
+            "space",
+            "space",
+            "spaces",
+            ("space_id",),
+            _space,
+            verbs=("space",),
+            find="title",
+            summary="a space: pages, files, links, change requests, comments",
+        ),
+        Route(
+            "change-request",
+            "change request",
+            "change requests",
+            ("space_id", "ref"),
+            _change_request,
+            verbs=("cr", "change-request"),
+            find="number",
+            summary="a change request of the open space, by number: overview, changes, comments",
+        ),
+        Route(
+            "thread",
+            "comment",
+            "comments",
+            ("space_id", "comment_id", "change_request"),
+            _thread,
+            go_to=False,
+            summary="a comment thread",
+        ),
+        Route(
+            "site",
+            "site",
+            "sites",
+            ("org_id", "site_id"),
+            _site,
+            verbs=("site",),
+            find="title",
+            summary="a docs site: settings, structure, adaptive content",
+        ),
+    )
+}
+"""Every route, by kind, in the order the help lists them."""
+
+
+def _verbs() -> dict[str, str]:
+    table: dict[str, str] = {}
+    for r in ROUTES.values():
+        for verb in r.verbs:
+            table[verb] = r.kind
+    return table
+
+
+VERBS: dict[str, str] = _verbs()
+"""``:`` verb -> the kind of the route it reaches."""
+
+
+def route(kind: str) -> Route | None:
+    return ROUTES.get(kind)
+
+
+def route_of_verb(verb: str) -> Route | None:
+    kind = VERBS.get(verb.lower())
+    return ROUTES[kind] if kind is not None else None
+
+
+def build(services: Services, kind: str, ids: Ids, *, title: str | None = None, trail: tuple[str, ...] = ()) -> Any:
+    """The screen of ``kind`` for ``ids`` (raises KeyError for an unknown kind or a missing id)."""
+    return ROUTES[kind].builder(services, ids, title, trail)
+
+
+def noun_of(kind: str) -> str:
+    """``change request`` for ``change-request``; a kind with no route (a collection) reads as itself."""
+    found = ROUTES.get(kind)
+    return found.noun if found is not None else (kind.replace("-", " ") or "item")
+
+
+def verbs_help() -> str:
+    """One line naming every command: ``:org <title> · :space <title> · … · :q``."""
+    return " · ".join([*(r.usage() for r in ROUTES.values() if r.verbs), ":q"])

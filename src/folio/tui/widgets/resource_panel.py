@@ -1,0 +1,194 @@
+"""The base of every "list of one resource": a screen declares its columns, how a page of items is fetched through
+a service, how an item becomes a row and which route a row opens; the panel does the rest.
+
+    class TeamsPanel(ResourcePanel[Team]):
+        COLUMNS = (Column("title", "Team"), Column("members", "Members", 8, align="right"))
+        EMPTY = "No teams yet. Press n to create one."
+        NOUN, ROUTE = "team", "team"
+
+        def fetch(self) -> AsyncIterator[Sequence[Team]]:
+            return self.services.people.teams_pages(self.org_id)
+
+        def row(self, team: Team) -> Row:
+            return Row(team.id, [safe(team.title), format.count(team.members, "member")], data=team)
+
+        def opens(self, team: Team) -> tuple[Ids, str] | None:
+            return {"org_id": self.org_id, "team_id": team.id}, team.title
+
+What it does for every panel: a cache-first paint with the age in the header (``folio.tui.fresh``), the first
+page shown as soon as it arrives and the rest appended, loading / empty / error states in words (``r`` retries),
+``/`` filter (esc clears it first), ``enter`` opens the row's route (an ``Open`` message: no screen is imported
+here), ``o`` / ``y`` / ``Y`` through :meth:`item_of`, the go-to of every row loaded, and actions that say why they
+cannot act now (:meth:`why_not`: the footer greys them, the key says why).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widgets import Static
+
+from folio.tui.actions import Explains
+from folio.tui.errors import error_message
+from folio.tui.fresh import cache_first
+from folio.tui.navigation import Ids, Open, remember
+from folio.tui.widgets.resource_list import Column, ResourceBrowser, ResourceList, Row
+
+if TYPE_CHECKING:
+    from folio.services import Services
+    from folio.tui.screens.base import Item
+
+__all__ = ["ResourcePanel"]
+
+T = TypeVar("T")
+
+
+class ResourcePanel(Explains, Vertical, Generic[T]):
+    """A list of one resource, loaded through a service. Subclasses set the class variables and override
+    :meth:`fetch` and :meth:`row`; :meth:`opens`, :meth:`item_of`, :meth:`hint` and :meth:`why_not` as needed."""
+
+    DEFAULT_CSS = """
+    ResourcePanel { height: 1fr; }
+    ResourcePanel > .resource-panel--hint { height: 1; color: $text-muted; }
+    """
+
+    COLUMNS: ClassVar[Sequence[Column]] = ()
+    EMPTY: ClassVar[str] = "Nothing here yet."
+    NOUN: ClassVar[str] = "item"
+    PLURAL: ClassVar[str] = ""
+    FAILED: ClassVar[str] = ""
+    """How a failed load begins (default ``Could not load the <plural>``)."""
+    ROUTE: ClassVar[str | None] = None
+    """The route (``folio.tui.routes``) a row opens with enter; None: enter does nothing here."""
+
+    def __init__(self, services: Services, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.services = services
+        self.items: list[T] = []
+        self.failed: Content | None = None
+        """What the last load said went wrong (None: it worked)."""
+
+    @property
+    def plural(self) -> str:
+        return self.PLURAL or self.NOUN + "s"
+
+    # -- what a subclass says ----------------------------------------------------------------------------------
+
+    def fetch(self) -> AsyncIterator[Sequence[T]]:
+        """The items, a page at a time (an async iterator of lists)."""
+        raise NotImplementedError
+
+    def row(self, item: T) -> Row:
+        """One item's row; every server string made safe (``folio.tui.safe``)."""
+        raise NotImplementedError
+
+    def opens(self, item: T) -> tuple[Ids, str] | None:
+        """The ids of :attr:`ROUTE`'s screen for ``item``, and its title (None: it opens nothing)."""
+        return None
+
+    def item_of(self, item: T) -> Item | None:
+        """The id and web URL of ``item`` for ``o`` / ``y`` / ``Y``."""
+        return None
+
+    def hint(self) -> str:
+        """One line above the list (active filters, what keys do); empty hides the line."""
+        return ""
+
+    # -- the list ----------------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(Content(self.hint()), classes="resource-panel--hint")
+        yield ResourceBrowser(self.COLUMNS, empty=self.EMPTY)
+
+    @property
+    def browser(self) -> ResourceBrowser:
+        return self.query_one(ResourceBrowser)
+
+    @property
+    def current(self) -> T | None:
+        row = self.browser.list.highlighted
+        return row.data if row is not None else None  # type: ignore[return-value]
+
+    def current_item(self) -> Item | None:
+        item = self.current
+        return self.item_of(item) if item is not None else None
+
+    def draw_hint(self) -> None:
+        text = self.hint()
+        for line in self.query(".resource-panel--hint").results(Static):  # none once the screen is taken down
+            line.update(Content(text))
+            line.display = bool(text)
+
+    def on_mount(self) -> None:
+        self.draw_hint()
+        self.reload()
+
+    def reload(self, *, keep: str | None = None) -> None:
+        """Load again (``keep``: the row key the cursor should end on)."""
+        self.load(keep)
+
+    @work(exclusive=True, group="resource-panel", exit_on_error=False)
+    @cache_first
+    async def load(self, keep: str | None = None) -> None:
+        browser = self.browser
+        browser.set_error(None)
+        browser.set_loading(True)
+        items: list[T] = []
+        first = True
+        try:
+            async for page in self.fetch():
+                rows = [self.row(item) for item in page]
+                if first:
+                    browser.set_rows(rows, keep=keep)
+                    first = False
+                else:
+                    browser.append_rows(rows)
+                items.extend(page)
+        except Exception as exc:
+            doing = self.FAILED or f"Could not load the {self.plural}"
+            self.failed = error_message(exc, doing=doing, hint="Press r to try again.")
+            browser.set_error(self.failed)
+            self.loaded(items, complete=False)
+            return
+        self.failed = None
+        if first:
+            browser.set_rows([], keep=keep)
+        browser.set_loading(False)
+        self.loaded(items, complete=True)
+
+    def loaded(self, items: list[T], *, complete: bool) -> None:
+        """The load ended (``complete``: every page came): keep the items, offer them to the go-to."""
+        self.items = items
+        if self.ROUTE is not None:
+            for item in items:
+                target = self.opens(item)
+                if target is not None:
+                    remember(self, self.ROUTE, target[0], target[1])
+        try:
+            self.screen.refresh_bindings()
+        except Exception:  # taken down while loading
+            return
+
+    # -- keys --------------------------------------------------------------------------------------------------
+
+    def on_resource_list_highlighted(self, event: ResourceList.Highlighted) -> None:
+        self.screen.refresh_bindings()
+
+    def on_resource_list_selected(self, event: ResourceList.Selected) -> None:
+        event.stop()
+        item: T = event.row.data  # type: ignore[assignment]
+        target = self.opens(item) if self.ROUTE is not None else None
+        if target is None or self.ROUTE is None:
+            self.notify(f"A {self.NOUN} opens nothing more here.", timeout=3, markup=False)
+            return
+        ids, title = target
+        self.post_message(Open(self.ROUTE, ids, title=title))
+
+    def needs_current(self, action: str) -> str | None:
+        """The reason an action on the row under the cursor cannot act: there is no row."""
+        return f"No {self.NOUN} is selected." if self.current is None else None
