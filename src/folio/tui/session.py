@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
     from folio.services import Services
 
-__all__ = ["rebuild", "restore_view", "snapshot"]
+__all__ = ["rebuild", "snapshot"]
 
 log = logging.getLogger(__name__)
 VERSION = 1
@@ -82,26 +82,3 @@ def rebuild(services: Services, data: dict[str, Any]) -> list[Screen[Any]]:
         trail = (*trail, crumb) if crumb else trail
         screens.append(screen)
     return screens
-
-
-def restore_view(screen: Screen[Any]) -> None:
-    """Put back the saved tab, filter and row of a rebuilt screen (the row once its list has loaded)."""
-    from textual.widgets import TabbedContent
-
-    from folio.tui.widgets.resource_list import ResourceBrowser
-
-    entry: dict[str, Any] | None = getattr(screen, "_folio_restore", None)
-    if not entry:
-        return
-    screen._folio_restore = None  # type: ignore[attr-defined]
-    if entry.get("tab"):
-        try:
-            screen.query(TabbedContent).first().active = entry["tab"]
-        except Exception:
-            log.debug("saved tab %r is gone", entry.get("tab"))
-    if entry.get("list"):
-        try:
-            browser = screen.query_one(f"#{entry['list']}", ResourceBrowser)
-        except Exception:
-            return
-        browser.restore(entry.get("cursor"), entry.get("filter") or "")

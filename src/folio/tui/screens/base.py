@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from folio.tui import navigation, session
+from folio.tui import navigation
 from folio.tui.actions import Explains
 from folio.tui.clipboard import copy
 from folio.tui.fresh import describe_age
 from folio.tui.navigation import Ids
+from folio.tui.restore import restore_view
 from folio.tui.safe import safe
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ class FolioScreen(Explains, Screen[None]):
 
     def on_screen_resume(self) -> None:
         self._draw_sub_title()
-        session.restore_view(self)
+        restore_view(self)
 
     def show_age(self, key: str, stored_at: float | None) -> None:
         """A load of this screen shows data cached at ``stored_at`` (None: it is fresh now); the header says

@@ -28,7 +28,6 @@ from folio.tui import styles_dir
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first, connection_of, is_cached_only, reads_cache_first
 from folio.tui.navigation import Open
-from folio.tui.routes import noun_of
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.change_request_inbox import ChangeRequestInbox
@@ -400,7 +399,7 @@ class OrganizationScreen(FolioScreen):
             return None if row is not None else Item(self.org_id, None, "organization")
         urls = getattr(data, "urls", None)
         url = (urls.app or urls.published) if urls is not None else None
-        return Item(data.id, url, noun_of(getattr(data, "object", "")))
+        return Item(data.id, url, str(getattr(data, "object", "") or "item").replace("-", " "))
 
     # -- actions ---------------------------------------------------------------------------------------------
 

@@ -1,0 +1,37 @@
+"""Putting back what a rebuilt screen showed (``folio.tui.session`` saved it): the tab, the filter and the row.
+Apart from the session module, so a screen can call it without importing the routes that build screens."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+__all__ = ["restore_view"]
+
+log = logging.getLogger(__name__)
+
+
+def restore_view(screen: Screen[Any]) -> None:
+    """Put back the saved tab, filter and row of a rebuilt screen (the row once its list has loaded)."""
+    from textual.widgets import TabbedContent
+
+    from folio.tui.widgets.resource_list import ResourceBrowser
+
+    entry: dict[str, Any] | None = getattr(screen, "_folio_restore", None)
+    if not entry:
+        return
+    screen._folio_restore = None  # type: ignore[attr-defined]
+    if entry.get("tab"):
+        try:
+            screen.query(TabbedContent).first().active = entry["tab"]
+        except Exception:
+            log.debug("saved tab %r is gone", entry.get("tab"))
+    if entry.get("list"):
+        try:
+            browser = screen.query_one(f"#{entry['list']}", ResourceBrowser)
+        except Exception:
+            return
+        browser.restore(entry.get("cursor"), entry.get("filter") or "")
