@@ -39,7 +39,7 @@ def _shown_list(screen: Any) -> Any:
     """The list of the tab the organization screen shows (None while that tab has none mounted)."""
     from textual.widgets import TabbedContent
 
-    from folio.tui.widgets.resource_list import ResourceBrowser
+    from folio.tui.widgets.resource_browser import ResourceBrowser
 
     tabs = screen.query(TabbedContent)
     if not tabs or not tabs.first().active:

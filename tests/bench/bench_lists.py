@@ -37,7 +37,8 @@ from folio.models.common import Page
 from folio.services.space import PageEntry, flatten_pages
 from folio.tui.screens.organization import SPACE_COLUMNS
 from folio.tui.widgets.page_tree import PageTree
-from folio.tui.widgets.resource_list import ResourceBrowser, Row
+from folio.tui.widgets.resource_browser import ResourceBrowser
+from folio.tui.widgets.resource_list import Row
 from tests.bench.common import Report, Table, median, percentile, standalone, summarize
 from tests.bench.frames import FrameClock
 

@@ -24,7 +24,7 @@ from folio.services import Services
 from folio.services.local import Local
 from folio.tui.app import FolioApp
 from folio.tui.modals.text_entry import TextEntryModal
-from folio.tui.widgets.resource_list import ResourceBrowser
+from folio.tui.widgets.resource_browser import ResourceBrowser
 from tests.conftest import SANDBOX_URL, TOKEN, Link
 from tests.tui.conftest import settle
 from tests.tui.test_faults import SCREENS, opener

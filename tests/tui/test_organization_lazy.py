@@ -13,7 +13,7 @@ from textual.widgets import TabbedContent, TabPane
 from folio.sandbox import SandboxState
 from folio.services import Services
 from folio.tui.screens.organization import TABS, OrganizationScreen
-from folio.tui.widgets.resource_list import ResourceBrowser
+from folio.tui.widgets.resource_browser import ResourceBrowser
 from tests.conftest import FROZEN_AT
 from tests.tui.conftest import settle
 from tests.tui.test_hostile import frame_text

@@ -9,7 +9,8 @@ from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.widgets import Static
 
-from folio.tui.widgets.resource_list import Column, ResourceBrowser, ResourceList, Row, layout, render_cells
+from folio.tui.widgets.resource_browser import ResourceBrowser
+from folio.tui.widgets.resource_list import Column, ResourceList, Row, layout, render_cells
 
 COLUMNS = [Column("title", "Title"), Column("n", "N", width=6, align="right")]
 

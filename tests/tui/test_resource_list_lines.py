@@ -16,9 +16,9 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import Input
 
+from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import (
     Column,
-    ResourceBrowser,
     ResourceList,
     Row,
     layout,

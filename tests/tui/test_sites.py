@@ -20,7 +20,7 @@ from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.screens.site import SiteScreen
 from folio.tui.widgets.adaptive_schema import AdaptiveSchemaEditor
-from folio.tui.widgets.resource_list import ResourceBrowser
+from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.site_published import PublishedBeside, SitePublishedView
 from folio.tui.widgets.site_structure_view import SiteStructureView
 from folio.tui.widgets.sites_panel import SitesPanel

@@ -21,7 +21,7 @@ from folio.tui.modals.structure_forms import EditNodeModal, NewNodeModal
 from folio.tui.modals.structure_plan import StructurePlanModal
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.condition_picker import ConditionPicker
-from folio.tui.widgets.resource_list import ResourceBrowser
+from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.structure_editor import StructureEditor
 from tests.api.sites_support import group, section, site_id, space_id
 from tests.conftest import SANDBOX_URL, TOKEN

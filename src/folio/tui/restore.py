@@ -18,7 +18,7 @@ def restore_view(screen: Screen[Any]) -> None:
     """Put back the saved tab, filter and row of a rebuilt screen (the row once its list has loaded)."""
     from textual.widgets import TabbedContent
 
-    from folio.tui.widgets.resource_list import ResourceBrowser
+    from folio.tui.widgets.resource_browser import ResourceBrowser
 
     entry: dict[str, Any] | None = getattr(screen, "_folio_restore", None)
     if not entry:

@@ -24,7 +24,8 @@ from textual.widgets import Button, ProgressBar, Static
 from folio.services.structure import StepFailed
 from folio.tui.errors import error_message
 from folio.tui.safe import safe
-from folio.tui.widgets.resource_list import Column, ResourceBrowser, Row
+from folio.tui.widgets.resource_browser import ResourceBrowser
+from folio.tui.widgets.resource_list import Column, Row
 
 if TYPE_CHECKING:
     from folio.services.structure import Layout, Plan, StructureService, StructureTree

@@ -32,7 +32,8 @@ from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.change_request_inbox import ChangeRequestInbox
 from folio.tui.widgets.collections_tree import CollectionsTree, visibility_words
-from folio.tui.widgets.resource_list import Column, ResourceBrowser, ResourceList, Row
+from folio.tui.widgets.resource_browser import ResourceBrowser
+from folio.tui.widgets.resource_list import Column, ResourceList, Row
 from folio.tui.widgets.sites_panel import SitesPanel
 
 if TYPE_CHECKING:
@@ -56,7 +57,6 @@ SPACE_COLUMNS = (
     Column("crs", "Open CRs", 8, align="right"),
 )
 NO_SPACES = "This organization has no spaces yet."
-INBOX_ACTIONS = ("inbox_status", "inbox_toggle")
 
 
 def _tab_binding(key: str, tab: str, label: str) -> Binding:
@@ -78,14 +78,6 @@ class OrganizationScreen(FolioScreen):
         _tab_binding("2", "spaces", "Spaces"),
         _tab_binding("3", "change-requests", "Change requests"),
         _tab_binding("4", "sites", "Sites"),
-        Binding("s", "inbox_status", "Status", id="organization.inbox-status",
-                tooltip="Show the next status: draft, open, archived, merged, every status"),
-        Binding("a", "inbox_toggle('awaiting_me')", "Awaiting me", id="organization.inbox-awaiting-me",
-                tooltip="Only the change requests whose review is asked of you (again: all)"),
-        Binding("m", "inbox_toggle('mine')", "Mine", id="organization.inbox-mine",
-                tooltip="Only the change requests you created (again: all)"),
-        Binding("u", "inbox_toggle('outdated')", "Outdated", id="organization.inbox-outdated",
-                tooltip="Only the change requests behind their space's content (again: all)"),
     ]  # fmt: skip
 
     def __init__(
@@ -367,11 +359,6 @@ class OrganizationScreen(FolioScreen):
             data=space,
         )
 
-    @on(ChangeRequestInbox.Loaded)
-    def _remember_change_requests(self, event: ChangeRequestInbox.Loaded) -> None:
-        for cr in event.change_requests:
-            self.remember("change-request", {"space_id": cr.space, "ref": cr.id}, cr.title)
-
     # -- opening (the space and change request screens are routes: imported when first opened) -------------
 
     def on_resource_list_selected(self, event: ResourceList.Selected) -> None:
@@ -435,15 +422,3 @@ class OrganizationScreen(FolioScreen):
         browser.focus_list()
         if tab == "change-requests":
             self.inbox.call_after_refresh(self.inbox.read_verdicts)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in INBOX_ACTIONS:
-            tabs = self.query(TabbedContent)
-            return bool(tabs) and tabs.first().active == "change-requests"
-        return True
-
-    def action_inbox_status(self) -> None:
-        self.inbox.cycle_status()
-
-    def action_inbox_toggle(self, switch: str) -> None:
-        self.inbox.toggle(switch)

@@ -28,7 +28,8 @@ from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.adaptive_schema import AdaptiveSchemaEditor
-from folio.tui.widgets.resource_list import Column, ResourceBrowser, ResourceList, Row
+from folio.tui.widgets.resource_browser import ResourceBrowser
+from folio.tui.widgets.resource_list import Column, ResourceList, Row
 from folio.tui.widgets.site_published import PublishedBeside, SitePublishedView
 from folio.tui.widgets.site_structure_view import SiteStructureView
 

@@ -36,7 +36,8 @@ from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.page_tree import PageTree
 from folio.tui.widgets.page_view import PageView
-from folio.tui.widgets.resource_list import Column, ResourceBrowser, ResourceList, Row
+from folio.tui.widgets.resource_browser import ResourceBrowser
+from folio.tui.widgets.resource_list import Column, ResourceList, Row
 
 if TYPE_CHECKING:
     from folio.models.space import Space

@@ -24,7 +24,8 @@ from folio.tui.clipboard import copy
 from folio.tui.errors import error_message, notify_error
 from folio.tui.fresh import cache_first
 from folio.tui.safe import safe
-from folio.tui.widgets.resource_list import Column, ResourceBrowser, ResourceList, Row
+from folio.tui.widgets.resource_browser import ResourceBrowser
+from folio.tui.widgets.resource_list import Column, ResourceList, Row
 
 if TYPE_CHECKING:
     from folio.models.site_structure import SiteAdaptiveSchema, TemplateCondition

@@ -24,7 +24,8 @@ from folio.services.diff import MarkdownDiff, diff_markdown
 from folio.tui.safe import safe
 from folio.tui.widgets.diff_view import DiffView
 from folio.tui.widgets.markdown_view import SafeMarkdown, sanitize_markdown
-from folio.tui.widgets.resource_list import Column, ResourceBrowser, ResourceList, Row
+from folio.tui.widgets.resource_browser import ResourceBrowser
+from folio.tui.widgets.resource_list import Column, ResourceList, Row
 
 if TYPE_CHECKING:
     from textual import events

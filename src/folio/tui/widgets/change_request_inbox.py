@@ -9,24 +9,24 @@ they come into view (a cell shows ``…`` until then).
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterator, Sequence
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
-from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.message import Message
-from textual.widgets import Static
 
+from folio.models.change_request import ChangeRequest
 from folio.services.browse import InboxFilter, Verdicts
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first, is_cached_only
+from folio.tui.navigation import Ids
 from folio.tui.safe import safe
-from folio.tui.widgets.resource_list import Column, ResourceBrowser, ResourceList, Row
+from folio.tui.screens.base import Item
+from folio.tui.widgets.resource_list import Column, ResourceList, Row
+from folio.tui.widgets.resource_panel import ResourcePanel
 
 if TYPE_CHECKING:
-    from folio.models.change_request import ChangeRequest
     from folio.services import Services
 
 __all__ = ["ChangeRequestInbox"]
@@ -44,47 +44,51 @@ UNKNOWN = "…"
 CONCURRENT_REVIEW_READS = 6
 
 
-class ChangeRequestInbox(Vertical):
-    """The filter bar and the list of change requests of organization ``org_id``."""
+class ChangeRequestInbox(ResourcePanel["ChangeRequest"]):
+    """The filter bar and the list of change requests of organization ``org_id``; ``s`` / ``a`` / ``m`` / ``u``
+    change the filter."""
 
-    @dataclass
-    class Loaded(Message):
-        """A page of change requests arrived (the screen makes them reachable from the palette)."""
-
-        inbox: ChangeRequestInbox
-        change_requests: list[ChangeRequest]
-
-        @property
-        def control(self) -> ChangeRequestInbox:
-            return self.inbox
+    COLUMNS = COLUMNS
+    NOUN = "change request"
+    ROUTE = "change-request"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "inbox_status", "Status", id="organization.inbox-status",
+                tooltip="Show the next status: draft, open, archived, merged, every status"),
+        Binding("a", "inbox_toggle('awaiting_me')", "Awaiting me", id="organization.inbox-awaiting-me",
+                tooltip="Only the change requests whose review is asked of you (again: all)"),
+        Binding("m", "inbox_toggle('mine')", "Mine", id="organization.inbox-mine",
+                tooltip="Only the change requests you created (again: all)"),
+        Binding("u", "inbox_toggle('outdated')", "Outdated", id="organization.inbox-outdated",
+                tooltip="Only the change requests behind their space's content (again: all)"),
+    ]  # fmt: skip
 
     def __init__(self, services: Services, org_id: str, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.services = services
+        super().__init__(services, id=id)
         self.org_id = org_id
         self.inbox = InboxFilter()
-        self.change_requests: list[ChangeRequest] = []
         self.space_titles: dict[str, str] = {}
         self.verdicts: dict[str, Verdicts | None] = {}
         """Change request id -> its verdicts (None: they could not be read)."""
         self._asked: set[str] = set()
         self._verdict_problem: Content | None = None
 
-    def compose(self) -> ComposeResult:
-        yield Static(classes="inbox--filters")
-        yield ResourceBrowser(COLUMNS, empty="No change requests.", classes="inbox--list")
-
     @property
-    def browser(self) -> ResourceBrowser:
-        return self.query_one(ResourceBrowser)
+    def change_requests(self) -> list[ChangeRequest]:
+        return self.items
 
     def on_mount(self) -> None:
-        self._draw_filters()
+        self.draw_hint()  # the screen starts the load when the tab is shown (it first names the spaces)
         lists = self.query(ResourceList)
         if lists:  # (none when the screen was left while this inbox was mounted)
             self.watch(lists.first(), "scroll_y", self._scrolled, init=False)
 
     # -- the filter ------------------------------------------------------------------------------------------
+
+    def action_inbox_status(self) -> None:
+        self.cycle_status()
+
+    def action_inbox_toggle(self, switch: str) -> None:
+        self.toggle(switch)
 
     def cycle_status(self) -> None:
         self.inbox = self.inbox.next_status()
@@ -95,7 +99,7 @@ class ChangeRequestInbox(Vertical):
         self.inbox = self.inbox.toggled(switch)
         self.reload()
 
-    def _draw_filters(self) -> None:
+    def hint(self) -> Content:
         parts: list[Content | str | tuple[str, str]] = [
             ("Showing ", "dim"),
             (self.inbox.describe(), "bold"),
@@ -103,58 +107,40 @@ class ChangeRequestInbox(Vertical):
         ]
         if self._verdict_problem is not None:
             parts += ["\n", self._verdict_problem]
-        for bar in self.query(".inbox--filters").results(Static):  # none once the screen is taken down
-            bar.update(Content.assemble(*parts))
+        return Content.assemble(*parts)
+
+    def empty_text(self) -> str:
+        return f"No change requests match: {self.inbox.describe()}."
 
     # -- loading -----------------------------------------------------------------------------------------------
 
-    def reload(self) -> None:
-        self._draw_filters()
-        self.load()
+    def reload(self, *, keep: str | None = None) -> None:
+        self.draw_hint()
+        super().reload(keep=keep)
 
-    @work(exclusive=True, group="inbox", exit_on_error=False)
-    @cache_first
-    async def load(self) -> None:
-        """Read the change requests the filter lets through, page by page; failures are said in the list's
-        status line and what was shown stays."""
-        browser = self.browser
+    async def fetch(self) -> AsyncIterator[Sequence[ChangeRequest]]:
         inbox = self.inbox
-        browser.empty = f"No change requests match: {inbox.describe()}."
-        browser.set_error(None)
-        browser.set_loading(True)
-        keep = browser.list.highlighted.key if browser.list.highlighted else None
-        loaded: list[ChangeRequest] = []
-        first = True
-        try:
-            me = (await self.services.me()).id if inbox.needs_me else None
-            async for page in self.services.browse.change_request_pages(self.org_id, inbox, me=me):
-                loaded.extend(page)
-                rows = [self._row(cr) for cr in page]
-                if first:
-                    self.change_requests = loaded
-                    browser.set_rows(rows, keep=keep)
-                    first = False
-                else:
-                    browser.append_rows(rows)
-                if page:
-                    self.post_message(self.Loaded(self, page))
-                self.call_after_refresh(self.read_verdicts)
-        except Exception as exc:
-            browser.set_error(
-                error_message(exc, doing="Could not load the change requests", hint="Press r to try again.")
-            )
-            return
-        browser.set_loading(False)
-        if keep is not None and (browser.list.highlighted is None or browser.list.cursor == 0):
-            browser.list.move_to(keep)
+        me = (await self.services.me()).id if inbox.needs_me else None
+        async for page in self.services.browse.change_request_pages(self.org_id, inbox, me=me):
+            yield page
+
+    def arrived(self, page: Sequence[ChangeRequest]) -> None:
+        self.call_after_refresh(self.read_verdicts)
+
+    def opens(self, cr: ChangeRequest) -> tuple[Ids, str] | None:
+        return {"space_id": cr.space, "ref": cr.id}, cr.title
+
+    def item_of(self, cr: ChangeRequest) -> Item | None:
+        url = (cr.urls.app or cr.urls.location) if cr.urls else None
+        return Item(cr.id, url, "change request")
 
     def set_space_titles(self, titles: dict[str, str]) -> None:
         """Name the spaces of the rows (the screen loads the spaces); rows shown are redrawn."""
         self.space_titles = titles
         if self.change_requests:
-            self.browser.list.set_rows([self._row(cr) for cr in self.change_requests])
+            self.browser.list.set_rows([self.row(cr) for cr in self.change_requests])
 
-    def _row(self, cr: ChangeRequest) -> Row:
+    def row(self, cr: ChangeRequest) -> Row:
         verdicts = self.verdicts.get(cr.id, UNKNOWN)
         author = cr.created_by.display_name or cr.created_by.id if cr.created_by else ""
         return Row(
@@ -175,6 +161,7 @@ class ChangeRequestInbox(Vertical):
     # -- verdicts, for the rows on screen -------------------------------------------------------------------
 
     def on_resource_list_highlighted(self, event: ResourceList.Highlighted) -> None:
+        super().on_resource_list_highlighted(event)
         self.read_verdicts()
 
     def on_resize(self) -> None:
@@ -228,9 +215,9 @@ class ChangeRequestInbox(Vertical):
         by_id = {cr.id: cr for cr in wanted}
         for row in self.browser.list.rows:
             if row.key in by_id:
-                row.cells = self._row(by_id[row.key]).cells
+                row.cells = self.row(by_id[row.key]).cells
         self.browser.list.refresh()
-        self._draw_filters()
+        self.draw_hint()
 
     def forget_verdicts(self) -> None:
         """Drop what is known of the verdicts (a refresh reads them again)."""

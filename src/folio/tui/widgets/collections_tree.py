@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 
 from folio.tui.safe import safe
-from folio.tui.widgets.resource_list import Column, ResourceBrowser, Row
+from folio.tui.widgets.resource_browser import ResourceBrowser
+from folio.tui.widgets.resource_list import Column, Row
 
 if TYPE_CHECKING:
     from folio.models.space import SpaceSummary

@@ -41,7 +41,8 @@ from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.navigation import Open
 from folio.tui.safe import safe
 from folio.tui.screens.base import Item
-from folio.tui.widgets.resource_list import Column, ResourceBrowser, ResourceList, Row
+from folio.tui.widgets.resource_browser import ResourceBrowser
+from folio.tui.widgets.resource_list import Column, ResourceList, Row
 
 if TYPE_CHECKING:
     from folio.services import Services

@@ -9,7 +9,8 @@ from textual.content import Content
 
 from folio.services.space import PageEntry
 from folio.tui.safe import safe
-from folio.tui.widgets.resource_list import Column, ResourceBrowser, Row
+from folio.tui.widgets.resource_browser import ResourceBrowser
+from folio.tui.widgets.resource_list import Column, Row
 
 __all__ = ["PageRow", "PageTree", "page_label", "page_row"]
 

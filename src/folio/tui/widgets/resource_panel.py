@@ -37,7 +37,8 @@ from folio.tui.actions import Explains
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
 from folio.tui.navigation import Ids, Open, remember
-from folio.tui.widgets.resource_list import Column, ResourceBrowser, ResourceList, Row
+from folio.tui.widgets.resource_browser import ResourceBrowser
+from folio.tui.widgets.resource_list import Column, ResourceList, Row
 
 if TYPE_CHECKING:
     from folio.services import Services
@@ -95,15 +96,23 @@ class ResourcePanel(Explains, Vertical, Generic[T]):
         """The id and web URL of ``item`` for ``o`` / ``y`` / ``Y``."""
         return None
 
-    def hint(self) -> str:
+    def hint(self) -> str | Content:
         """One line above the list (active filters, what keys do); empty hides the line."""
         return ""
+
+    def empty_text(self) -> str:
+        """What the list says when it has no row (default :attr:`EMPTY`; a filter may say what it filtered)."""
+        return self.EMPTY
+
+    def arrived(self, page: Sequence[T]) -> None:
+        """A page of items is on screen (after it was shown)."""
 
     # -- the list ----------------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(Content(self.hint()), classes="resource-panel--hint")
-        yield ResourceBrowser(self.COLUMNS, empty=self.EMPTY)
+        hint = self.hint()
+        yield Static(hint if isinstance(hint, Content) else Content(hint), classes="resource-panel--hint")
+        yield ResourceBrowser(self.COLUMNS, empty=self.empty_text())
 
     @property
     def browser(self) -> ResourceBrowser:
@@ -119,23 +128,28 @@ class ResourcePanel(Explains, Vertical, Generic[T]):
         return self.item_of(item) if item is not None else None
 
     def draw_hint(self) -> None:
-        text = self.hint()
+        hint = self.hint()
+        text = hint if isinstance(hint, Content) else Content(hint)
         for line in self.query(".resource-panel--hint").results(Static):  # none once the screen is taken down
-            line.update(Content(text))
-            line.display = bool(text)
+            line.update(text)
+            line.display = bool(text.plain)
 
     def on_mount(self) -> None:
         self.draw_hint()
         self.reload()
 
     def reload(self, *, keep: str | None = None) -> None:
-        """Load again (``keep``: the row key the cursor should end on)."""
+        """Load again (``keep``: the row key the cursor should end on; by default the row under it now)."""
+        if keep is None and self.is_mounted:
+            row = self.browser.list.highlighted
+            keep = row.key if row is not None else None
         self.load(keep)
 
     @work(exclusive=True, group="resource-panel", exit_on_error=False)
     @cache_first
     async def load(self, keep: str | None = None) -> None:
         browser = self.browser
+        browser.empty = self.empty_text()
         browser.set_error(None)
         browser.set_loading(True)
         items: list[T] = []
@@ -149,6 +163,8 @@ class ResourcePanel(Explains, Vertical, Generic[T]):
                 else:
                     browser.append_rows(rows)
                 items.extend(page)
+                self.items = items
+                self.arrived(page)
         except Exception as exc:
             doing = self.FAILED or f"Could not load the {self.plural}"
             self.failed = error_message(exc, doing=doing, hint="Press r to try again.")
@@ -159,6 +175,8 @@ class ResourcePanel(Explains, Vertical, Generic[T]):
         if first:
             browser.set_rows([], keep=keep)
         browser.set_loading(False)
+        if keep is not None and (browser.list.highlighted is None or browser.list.cursor == 0):
+            browser.list.move_to(keep)
         self.loaded(items, complete=True)
 
     def loaded(self, items: list[T], *, complete: bool) -> None:

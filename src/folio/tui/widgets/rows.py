@@ -1,0 +1,170 @@
+"""How a row of a list is drawn: columns, cell widths, and a row's line as plain text with style spans (the
+resource list draws a screenful of these per key, so a line is built without a Rich ``Text``).
+
+    Column, Row         what a list shows
+    layout()            cell widths for a line width
+    render_cells()      a row's line as Rich ``Text`` (headers, dialogs)
+    line_of()           the same line as text and spans, cheaply
+    line_segments()     spans to segments over a base style
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from operator import itemgetter
+from typing import Literal
+
+from rich.cells import cell_len, set_cell_size
+from rich.control import strip_control_codes
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.content import Content
+
+__all__ = ["NULL_STYLE", "Column", "Row", "Span", "layout", "line_of", "line_segments", "render_cells"]
+
+NULL_STYLE = Style.null()
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: a fixed ``width`` or, when None, a share of what the fixed ones leave."""
+
+    key: str
+    label: str
+    width: int | None = None
+    align: Literal["left", "right"] = "left"
+    style: str = ""
+
+
+@dataclass
+class Row:
+    key: str
+    cells: Sequence[Content | str]
+    search: str = ""
+    style: str = ""
+    indent: int = 0
+    data: object = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.search:
+            self.search = " ".join(c.plain if isinstance(c, Content) else c for c in self.cells).lower()
+
+
+def _plain(cell: Content | str) -> str:
+    return cell.plain if isinstance(cell, Content) else cell
+
+
+def layout(columns: Sequence[Column], width: int) -> list[int]:
+    """Cell widths for a line ``width`` wide: fixed columns as given, flexible ones share the rest (1 space
+    between columns)."""
+    gaps = max(0, len(columns) - 1)
+    fixed = sum(c.width or 0 for c in columns)
+    flexible = [c for c in columns if c.width is None]
+    left = max(0, width - fixed - gaps)
+    share = left // len(flexible) if flexible else 0
+    widths = [c.width if c.width is not None else share for c in columns]
+    if flexible:  # the first flexible column takes the remainder
+        first = next(i for i, c in enumerate(columns) if c.width is None)
+        widths[first] += left - share * len(flexible)
+    return widths
+
+
+def render_cells(columns: Sequence[Column], cells: Sequence[Content | str], width: int, indent: int = 0) -> Text:
+    line = Text(no_wrap=True, end="")
+    for index, (column, cell_width) in enumerate(zip(columns, layout(columns, width), strict=False)):
+        if index:
+            line.append(" ")
+        text = _plain(cells[index]) if index < len(cells) else ""
+        if index == 0 and indent:
+            text = "  " * indent + text
+        cell = Text(text, style=column.style, no_wrap=True, end="")
+        cell.truncate(cell_width, overflow="ellipsis")
+        pad = max(0, cell_width - cell.cell_len)
+        if column.align == "right":
+            cell = Text(" " * pad, end="") + cell
+        else:
+            cell.pad_right(pad)
+        line.append_text(cell)
+    return line
+
+
+Span = tuple[int, int, str]
+"""A style over ``[start, end)`` of a line, as a style string (``"bold"``, ``"dim"``)."""
+
+
+def line_of(
+    columns: Sequence[Column], widths: Sequence[int], cells: Sequence[Content | str], indent: int, style: str
+) -> tuple[str, list[Span], int]:
+    """A row's line as plain text, its style spans and its width in cells: what :func:`render_cells` builds (then
+    ``stylize(style)``) with a Rich ``Text``, made without one (a list draws a screenful of these per key)."""
+    parts: list[str] = []
+    spans: list[Span] = []
+    offset = 0
+    cells_wide = 0
+    count = len(cells)
+    for index, (column, cell_width) in enumerate(zip(columns, widths, strict=False)):
+        if index:
+            parts.append(" ")
+            offset += 1
+            cells_wide += 1
+        text = (cell.plain if isinstance(cell := cells[index], Content) else cell) if index < count else ""
+        if index == 0 and indent:
+            text = "  " * indent + text
+        # Printable ASCII has no control codes and is one cell a character: nothing to strip or measure.
+        if text.isascii() and text.isprintable():
+            length = len(text)
+        else:
+            text = strip_control_codes(text)
+            length = cell_len(text)
+        if length > cell_width:
+            text = set_cell_size(text, cell_width - 1) + "…"
+            length = cell_len(text)
+        pad = cell_width - length
+        if pad > 0:
+            cells_wide += cell_width
+        else:
+            cells_wide += length
+        if column.align == "right":
+            if pad > 0:
+                parts.append(" " * pad)
+                offset += pad
+            if column.style and text:
+                spans.append((offset, offset + len(text), column.style))
+        else:
+            if pad > 0:
+                text += " " * pad
+            if column.style:
+                spans.append((offset, offset + len(text), column.style))
+        parts.append(text)
+        offset += len(text)
+    if style and offset:
+        spans.append((0, offset, style))
+    return "".join(parts), spans, cells_wide
+
+
+def line_segments(text: str, spans: Sequence[Span], base: Style, get_style: Callable[[str], Style]) -> list[Segment]:
+    """Segments of a line over the ``base`` style, split where Rich's ``Text.render`` splits the same spans."""
+    if not spans:
+        return [Segment(text, base)]
+    styles = [NULL_STYLE, *(get_style(span[2]) for span in spans)]
+    events = [
+        (0, False, 0),
+        *((start, False, index) for index, (start, _, _) in enumerate(spans, 1)),
+        *((end, True, index) for index, (_, end, _) in enumerate(spans, 1)),
+        (len(text), True, 0),
+    ]
+    events.sort(key=itemgetter(0, 1))
+    stack: list[int] = []
+    segments: list[Segment] = []
+    for (offset, leaving, index), (following, _, _) in pairwise(events):
+        if leaving:
+            stack.remove(index)
+        else:
+            stack.append(index)
+        if following > offset:
+            combined = Style.combine(styles[i] for i in sorted(stack))
+            segments.append(Segment(text[offset:following], base + combined if combined else base))
+    return segments
