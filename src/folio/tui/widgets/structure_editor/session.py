@@ -308,7 +308,7 @@ class EditSession:
             self.collected = []
             return Outcome("Batch: moves are collected, not sent. P shows the plan; b leaves the batch.", redraw=False)
         if self.collected:
-            raise Declined(f"{len(self.collected)} moves are collected: send their plan or discard them first.")
+            raise Declined("The batch holds collected moves: send their plan or discard them first.")
         self.collected = None
         return Outcome("Batch ended: moves are sent as you make them again.", redraw=False)
 
