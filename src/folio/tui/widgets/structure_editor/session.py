@@ -360,7 +360,7 @@ class EditSession:
     async def create(self, kind: str, values: dict[str, Any]) -> str:
         """Create a section (from a space), a group or a site space on the service; returns its id. (The tree shows
         it after the next read.)"""
-        tree, svc, where = self._loaded(), self.service, values.get("where")
+        tree, svc, where = self._loaded(), self.service, values["where"]
         if kind == SECTION:
             made = await svc.create_section(
                 tree, values["space"], title=values["title"], icon=values["icon"], group=where
