@@ -32,3 +32,7 @@ def conflict(message: str) -> SandboxError:
 
 def unprocessable(message: str) -> SandboxError:
     return SandboxError(422, message)
+
+
+def payload_too_large(message: str) -> SandboxError:
+    return SandboxError(413, message)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -12,10 +13,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, compile_path
 
-from folio.sandbox.errors import bad_request, not_found
+from folio.sandbox.errors import SandboxError, bad_request, not_found, payload_too_large
+from folio.sandbox.limits import MAX_BODY_BYTES, MAX_INT_DIGITS, MAX_JSON_DEPTH
 from folio.sandbox.state import Record, SandboxState
 
 Handler = Callable[[Request], Awaitable[Response]]
+_DIGITS = re.compile(r"[0-9]+")
 
 
 class SandboxRoute(Route):
@@ -72,16 +75,81 @@ def current_user(request: Request) -> str:
     return request.scope["folio.user"]  # type: ignore[no-any-return]
 
 
-async def json_body(request: Request, *, required: bool = True) -> dict[str, Any]:
-    raw = await request.body()
+async def read_body(request: Request, max_bytes: int = MAX_BODY_BYTES) -> bytes:
+    """The request's bytes, at most ``max_bytes`` of them (413 past that: before reading when
+    ``Content-Length`` says so). Read once; later calls get the same bytes."""
+    cached = request.scope.get("folio.body")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        if not _DIGITS.fullmatch(declared):
+            raise bad_request("Content-Length must be a number of bytes")
+        if int(declared) > max_bytes:
+            raise _too_large(max_bytes)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > max_bytes:
+            raise _too_large(max_bytes)
+        chunks.append(chunk)
+    raw = b"".join(chunks)
+    request.scope["folio.body"] = raw
+    return raw
+
+
+def _too_large(max_bytes: int) -> SandboxError:
+    return payload_too_large(f"The request body is too large: at most {max_bytes} bytes")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _depth(data: Any) -> int:
+    """How deeply arrays and objects nest in ``data`` (iteratively: never recursion)."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > MAX_JSON_DEPTH:
+            break
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def parse_json(raw: bytes | str) -> Any:
+    """JSON text as Python values; ValueError (with a message a person can read) for text that is not JSON,
+    holds ``NaN`` or ``Infinity``, or nests deeper than ``MAX_JSON_DEPTH``."""
+    try:
+        data = json.loads(raw, parse_constant=_no_constant)
+    except RecursionError:
+        data, deepest = None, MAX_JSON_DEPTH + 1
+    except ValueError as exc:
+        raise ValueError(f"not valid JSON ({exc})") from None
+    else:
+        deepest = _depth(data)
+    if deepest > MAX_JSON_DEPTH:
+        raise ValueError(f"arrays and objects nest more than {MAX_JSON_DEPTH} levels deep")
+    return data
+
+
+async def json_body(request: Request, *, required: bool = True, max_bytes: int = MAX_BODY_BYTES) -> dict[str, Any]:
+    """The request's JSON object (see :mod:`folio.sandbox.limits` for the caps): 400 for a body that is not a
+    JSON object or nests too deeply, 413 for one over ``max_bytes``."""
+    raw = await read_body(request, max_bytes)
     if not raw:
         if required:
             raise bad_request("A JSON request body is required")
         return {}
     try:
-        data = json.loads(raw)
-    except ValueError:
-        raise bad_request("The request body is not valid JSON") from None
+        data = parse_json(raw)
+    except ValueError as exc:
+        raise bad_request(f"The request body is {exc}") from None
     if not isinstance(data, dict):
         raise bad_request("The request body must be a JSON object")
     return data
@@ -102,6 +170,20 @@ def empty(status: int = 204) -> Response:
 def deleted(existed: bool) -> Response:
     """The service's delete answers: 205 when something was deleted, 204 when it did not exist."""
     return Response(status_code=205 if existed else 204)
+
+
+def query_int(request: Request, name: str, default: int, *, min: int, max: int) -> int:
+    """An integer query parameter, written as a plain integer (digits only: not ``1e3``, ``10.0`` or ``+5``),
+    between ``min`` and ``max``; 400 naming it otherwise."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not _DIGITS.fullmatch(raw) or len(raw) > MAX_INT_DIGITS:
+        raise bad_request(f"{name} must be an integer between {min} and {max}")
+    value = int(raw)
+    if not min <= value <= max:
+        raise bad_request(f"{name} must be between {min} and {max}")
+    return value
 
 
 def query_bool(request: Request, name: str, default: bool | None = None) -> bool | None:

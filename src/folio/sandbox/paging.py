@@ -9,6 +9,7 @@ from typing import Any
 from starlette.requests import Request
 
 from folio.sandbox.errors import bad_request
+from folio.sandbox.http import query_int
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 1000
@@ -33,17 +34,9 @@ def _offset(cursor: str) -> int:
 
 
 def page_params(request: Request) -> tuple[int, int]:
-    """(offset, limit) from the query; 400 for a limit out of range or a cursor we did not issue."""
-    raw_limit = request.query_params.get("limit")
-    if raw_limit is None:
-        limit = DEFAULT_LIMIT
-    else:
-        try:
-            limit = int(float(raw_limit))
-        except ValueError:
-            raise bad_request("limit must be a number") from None
-        if not 1 <= limit <= MAX_LIMIT:
-            raise bad_request(f"limit must be between 1 and {MAX_LIMIT}")
+    """(offset, limit) from the query; 400 for a limit that is not an integer from 1 to 1000, or a cursor we did
+    not issue."""
+    limit = query_int(request, "limit", DEFAULT_LIMIT, min=1, max=MAX_LIMIT)
     page = request.query_params.get("page")
     return (_offset(page) if page else 0), limit
 

@@ -16,13 +16,13 @@ a host ending in ``.invalid`` with ``FETCH_ERROR``; a text that is not valid JSO
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 from urllib.parse import urlsplit
 
 from folio.sandbox.domain.access import can_edit
 from folio.sandbox.errors import bad_request, not_found
+from folio.sandbox.http import parse_json
 from folio.sandbox.state import Record, SandboxState
 
 SLUG_RE = re.compile(r"^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$")
@@ -33,7 +33,7 @@ def _document_of(slug: str, source: Record) -> Any:
     if "text" in source:
         text = source["text"].strip()
         try:
-            return json.loads(text)
+            return parse_json(text)
         except ValueError:
             return text
     return {"openapi": "3.1.0", "info": {"title": slug, "version": "1.0.0"}, "paths": {}}
@@ -79,9 +79,9 @@ def process_outcome(source: Record) -> tuple[str | None, list[Record]]:
     text = source.get("text", "").strip()
     if text.startswith("{"):
         try:
-            json.loads(text)
+            parse_json(text)
         except ValueError as exc:
-            return "PARSE_ERROR", [{"message": f"Invalid JSON: {exc}", "code": "PARSE_ERROR"}]
+            return "PARSE_ERROR", [{"message": f"The text is {exc}", "code": "PARSE_ERROR"}]
         return None, []
     if re.search(r"^(openapi|swagger)\s*:", text, re.MULTILINE):
         return None, []

@@ -23,6 +23,7 @@ from folio.sandbox.domain.openapi import (
 )
 from folio.sandbox.errors import bad_request, conflict, forbidden
 from folio.sandbox.http import RouteSpec, created, deleted, json_body, ok, route
+from folio.sandbox.limits import MAX_SPEC_BODY_BYTES
 from folio.sandbox.paging import paginate
 from folio.sandbox.state import Record
 
@@ -48,7 +49,7 @@ async def list_specs(request: Request) -> Response:
 async def create_spec(request: Request) -> Response:
     state, org_id, member = org_access(request)
     _require_edit(member)
-    body = await json_body(request)
+    body = await json_body(request, max_bytes=MAX_SPEC_BODY_BYTES)
     slug = body.get("slug")
     if "slug" not in body:
         raise bad_request("slug is required")
@@ -76,7 +77,7 @@ async def put_spec(request: Request) -> Response:
     state, org_id, member = org_access(request)
     _require_edit(member)
     slug = request.path_params["specSlug"]
-    body = await json_body(request)
+    body = await json_body(request, max_bytes=MAX_SPEC_BODY_BYTES)
     source = parse_source(body)
     rec = state.openapi_specs.get(org_id, {}).get(slug)
     if rec is None:

@@ -37,10 +37,11 @@ from folio.sandbox.http import (
     json_body,
     ok,
     query_bool,
+    query_int,
     route,
     state_of,
 )
-from folio.sandbox.paging import paginate
+from folio.sandbox.paging import MAX_LIMIT, paginate
 from folio.sandbox.state import Record
 
 # --- the change list ----------------------------------------------------------------------------------------
@@ -49,12 +50,7 @@ from folio.sandbox.state import Record
 @route("GET", "/spaces/{spaceId}/change-requests/{changeRequestId}/changes")
 async def changes(request: Request) -> Response:
     state, cr = state_of(request), cr_from_path(request)
-    try:
-        limit = int(float(request.query_params.get("limit", "10")))
-    except ValueError:
-        raise bad_request("limit must be a number") from None
-    if not 1 <= limit <= 1000:
-        raise bad_request("limit must be between 1 and 1000")
+    limit = query_int(request, "limit", 10, min=1, max=MAX_LIMIT)
     base, pages = state.revisions[base_revision_id(cr)]["pages"], state.revisions[cr["revision"]]["pages"]
     items = render_changes(base, pages)
     body: Record = {"changes": items[:limit]}
