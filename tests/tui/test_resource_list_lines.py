@@ -151,8 +151,15 @@ async def test_the_filter_box_is_made_when_first_needed_and_filters() -> None:
         assert not browser.query(Input) and browser.list.cursor == 1
         await pilot.press("/", "0", "2")
         await pilot.pause()
-        assert browser.filter_input.has_focus and browser.filter_input.value == "02"
+        # typed through the list into the box (so a burst typed after / never reaches the list's keys)
+        assert browser.has_class("-typing") and browser.filter_input.value == "02"
         assert [r.key for r in browser.list.visible_rows] == ["k2"] + [f"k{i}" for i in range(20, 30)]
+        await pilot.press("j", "backspace", "left", "1", "enter")  # j is text here; enter keeps the filter
+        await pilot.pause()
+        assert browser.filter_input.value == "012" and not browser.has_class("-typing")
+        await pilot.press("j")  # a key of the list again
+        await pilot.pause()
+        assert browser.filter_input.value == "012" and browser.list.cursor == 0
         await pilot.press("escape")
         await pilot.pause()
         assert browser.list.visible_count == 30 and browser.list.has_focus and len(browser.query(Input)) == 1

@@ -28,11 +28,20 @@ class ResourceBrowser(Vertical):
     ResourceBrowser > .resource-browser--header { height: 1; color: $text-muted; text-style: bold; }
     ResourceBrowser > Input { display: none; height: 3; }
     ResourceBrowser.-filtering > Input { display: block; }
+    ResourceBrowser.-typing > Input { border: tall $accent; }
     ResourceBrowser > .resource-browser--status { height: auto; max-height: 3; color: $text-muted; }
     ResourceBrowser > .resource-browser--status.-error { color: $error; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "start_filter", "Filter", id="list.filter", tooltip="Filter the rows as you type"),
+        Binding(
+            "escape",
+            "clear_filter",
+            "Clear filter",
+            show=False,
+            id="list.clear-filter",
+            tooltip="Clear the filter (esc again goes back)",
+        ),
     ]
 
     def __init__(
@@ -51,6 +60,8 @@ class ResourceBrowser(Vertical):
         self._header = Static(classes="resource-browser--header")
         self._status_line = Static(classes="resource-browser--status")
         self._filter: Input | None = None
+        self._typing_ahead = False
+        """`/` was pressed and its box has not the focus yet: keys typed meanwhile go into the box."""
         self._header_width = -1
         self._status_shown: tuple[str, tuple[object, ...]] | None = None
 
@@ -202,10 +213,56 @@ class ResourceBrowser(Vertical):
     # -- filter -----------------------------------------------------------------------------------------------
 
     def action_start_filter(self) -> None:
+        """Show the filter box and type into it. The keys go on reaching the list, which hands them to the box
+        (``on_key``): every key typed after `/`, however fast, lands in the box in order, never on the list or
+        the screen's keys. Enter keeps the filter and gives the keys back; esc clears it. (A click in the box
+        gives it the focus, like any input.)"""
         self.add_class("-filtering")
         box = self.filter_input
         box.can_focus = True
-        box.focus()
+        self._typing(True)
+        if not self.list.has_focus and not box.has_focus:
+            self.list.focus()
+
+    def _typing(self, on: bool) -> None:
+        self._typing_ahead = on
+        self.set_class(on, "-typing")
+
+    def _starts_filter(self, key: str) -> bool:
+        return any(b.action == "start_filter" for b in self._bindings.key_to_bindings.get(key, ()))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "clear_filter":  # esc with a filter typed clears it first; without one it goes back
+            return bool(self.typed_filter or self.list.filter_text)
+        return True
+
+    def action_clear_filter(self) -> None:
+        box = self._filter
+        if box is not None:
+            box.value = ""
+            box.can_focus = False
+        self._typing(False)
+        self.list.filter("")
+        self.remove_class("-filtering")
+        self.list.focus()
+        self._draw_status()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        if event.widget is self._filter:  # clicked into: the box takes its own keys
+            self._typing(False)
+
+    def on_paste(self, event: events.Paste) -> None:
+        box = self._filter
+        if self._typing_ahead and box is not None and not box.has_focus:
+            event.stop()
+            self._type_into(box, " ".join(event.text.split()))
+
+    def _type_into(self, box: Input, text: str) -> None:
+        position = min(box.cursor_position, len(box.value))
+        box.value = box.value[:position] + text + box.value[position:]
+        box.cursor_position = position + len(text)
+        self.list.filter(box.value)
+        self._draw_status()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
@@ -217,19 +274,51 @@ class ResourceBrowser(Vertical):
         self.list.focus()
 
     def on_key(self, event: events.Key) -> None:
+        box = self._filter
+        if not self._filter_focused() and not self._typing_ahead and self._starts_filter(event.key):
+            # Started here, not by the binding when the key reaches the app: the keys typed after it pass this
+            # widget first, and must find the filter started.
+            event.stop()
+            event.prevent_default()
+            self.action_start_filter()
+            return
+        if self._typing_ahead and box is not None and not box.has_focus and self._typed(box, event):
+            event.stop()
+            event.prevent_default()
+            return
         if event.key == "escape" and self._filter_focused():
             event.stop()
             event.prevent_default()
-            self.filter_input.value = ""
-            self.list.filter("")
-            self.remove_class("-filtering")
-            self.list.focus()
-            self.filter_input.can_focus = False
-            self._draw_status()
+            self.action_clear_filter()
         elif event.key in ("down", "up") and self._filter_focused():
             event.stop()
             self.list.focus()
             self.list.cursor += 1 if event.key == "down" else -1
+
+    def _typed(self, box: Input, event: events.Key) -> bool:
+        """A key while typing into the filter from the list: True when the filter took it."""
+        key = event.key
+        if event.is_printable and event.character:
+            self._type_into(box, event.character)
+        elif key == "backspace":
+            position = min(box.cursor_position, len(box.value))
+            if position:
+                box.value = box.value[: position - 1] + box.value[position:]
+                box.cursor_position = position - 1
+                self.list.filter(box.value)
+                self._draw_status()
+        elif key in ("left", "right", "home", "end"):
+            moves = {"left": -1, "right": 1, "home": -len(box.value), "end": len(box.value)}
+            box.cursor_position = max(0, min(len(box.value), box.cursor_position + moves[key]))
+        elif key == "enter":
+            self._typing(False)  # the filter stays; keys act on the list again
+        elif key == "escape":
+            self.action_clear_filter()
+        else:
+            if key in ("up", "down", "pageup", "pagedown", "tab"):
+                self._typing(False)  # the list's keys end the typing, and act
+            return False
+        return True
 
     def focus_list(self) -> None:
         self.list.focus()

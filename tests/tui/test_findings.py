@@ -1,0 +1,87 @@
+"""What a new user and a hostile server found, fixed in the shared mechanisms (the list's filter, the routes and
+jumps, the forms): each test failed before its fix."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual import events
+
+from folio.sandbox import SandboxState
+from folio.services import Services
+from folio.tui.screens.organization import OrganizationScreen
+from folio.tui.screens.organizations import OrganizationsScreen
+from tests.conftest import FROZEN_AT
+from tests.tui.conftest import settle
+
+
+@pytest.fixture(autouse=True)
+def frozen_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("folio.services.browse.now", lambda: FROZEN_AT)
+    monkeypatch.setattr("folio.services.format.now", lambda: FROZEN_AT)
+
+
+@pytest.fixture
+def org_screen(services: Services, state: SandboxState) -> Any:
+    return lambda: OrganizationScreen(services, state.demo_org, title="Northwind Labs", trail=("Organizations",))
+
+
+def burst(app: Any, *keys: str) -> None:
+    """Keys as a paste or a fast typist sends them: all queued on the app (as the terminal driver does) before
+    any is handled."""
+    for key in keys:
+        character = {"slash": "/", "space": " "}.get(key, key if len(key) == 1 else None)
+        app.post_message(events.Key(key, character))
+
+
+async def test_keys_typed_right_after_slash_reach_the_filter_box(open_app: Any, org_screen: Any) -> None:
+    """#21: `/paging` in one burst on the inbox filters by "paging"; the `a` does not switch "awaiting me" on."""
+    async with open_app(org_screen) as (app, pilot):
+        screen = app.screen
+        await pilot.press("3")
+        await settle(pilot)
+        inbox = screen.inbox
+        burst(app, "slash", "p", "a", "g", "i", "n", "g")
+        await settle(pilot)
+        assert inbox.browser.typed_filter == "paging"
+        assert not inbox.inbox.awaiting_me
+        titles = [row.cells[0].plain for row in inbox.browser.list.visible_rows]  # type: ignore[union-attr]
+        assert titles == ["#2 Weekend paging rotation"]
+
+
+async def test_esc_after_enter_in_the_filter_clears_it_first(open_app: Any, services: Any) -> None:
+    """#10: esc with a live filter (the list focused again) clears the filter; the next esc goes back."""
+    async with open_app(lambda: OrganizationsScreen(services)) as (app, pilot):
+        await pilot.press("enter")  # into the first organization
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, OrganizationScreen)
+        await pilot.press("2", "slash", "g", "u", "i", "d", "e", "enter")  # filter, then back to the list
+        await settle(pilot)
+        assert screen.spaces_list.list.has_focus and screen.spaces_list.typed_filter == "guide"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen, "esc cleared the filter instead of leaving"
+        assert screen.spaces_list.typed_filter == "" and screen.spaces_list.list.filter_text == ""
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, OrganizationsScreen)
+
+
+async def test_esc_after_a_jump_goes_to_the_screen_the_breadcrumb_shows(services: Any, open_app: Any) -> None:
+    """#9: from an organization, `:space Getting` then esc lands on the organization, not the organizations."""
+    async with open_app(lambda: OrganizationsScreen(services)) as (app, pilot):
+        await pilot.press("enter")
+        await settle(pilot)
+        organization = app.screen
+        assert isinstance(organization, OrganizationScreen)
+        await pilot.press("colon")
+        await settle(pilot)
+        await pilot.press(*"space", "space", *"Getting", "enter")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "SpaceScreen"
+        assert "Northwind Labs" in app.screen.sub_title
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is organization
