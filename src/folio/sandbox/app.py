@@ -6,8 +6,18 @@
     app = create_app(offer_optional=False)              # a service without the operations the current public
                                                         # description lacks (conversations, space transfer...)
 
-Every route lives in ``folio.sandbox.routes.<area>``. Requests without a bearer token get 401; errors use the
-service's body ``{"error": {"code", "message"}}``.
+Every route lives in ``folio.sandbox.routes.<area>`` (handlers only; the rules they share are in
+``folio.sandbox.domain``). Requests without a bearer token get 401; errors use the service's body
+``{"error": {"code", "message"}}``; request limits are in :mod:`folio.sandbox.limits`.
+
+Who calls: the bearer token names the user. While ``state.tokens`` is empty (the default) any token is the
+demo's owner, ``state.default_user`` (Ada, an admin of the demo organization). To act as someone else, map
+tokens to user ids: ``state.tokens = {token: user_id}``; any other token is then refused with 401. The seed's
+people (:data:`folio.sandbox.seed.people.PEOPLE`) hold every role: Bruno (admin), Chen and Lena (create),
+Dana and Hana (review), Emeka, Farah and Julia (edit), Gustavo (comment), Ivan (read) and Kofi (a guest)::
+
+    ivan = next(u for u, rec in state.users.items() if rec["email"] == "ivan@northwind.dev")
+    state.tokens = {TOKEN: ivan}        # requests with TOKEN are now Ivan's, a reader
 """
 
 from __future__ import annotations

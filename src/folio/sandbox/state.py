@@ -51,7 +51,8 @@ class SandboxState:
     api_base: str = "https://api.gitbook.com/v1"
     app_base: str = "https://app.gitbook.com"
     tokens: dict[str, str] = field(default_factory=dict)
-    """token -> user id. Empty: any bearer token is the demo's owner (``default_user``)."""
+    """token -> user id: who a bearer token is (how a test acts as a non-admin). Empty: any bearer token is the
+    demo's owner (``default_user``); otherwise a token not in it is refused with 401."""
     default_user: str = ""
     demo_org: str = ""
     """The id of the seeded demo organization (the first one the demo user sees)."""

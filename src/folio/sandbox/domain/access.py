@@ -52,12 +52,14 @@ def check_role(value: Any, name: str = "role") -> str | None:
     return value  # type: ignore[no-any-return]
 
 
-def require_member(request: Request, *, admin: bool = False) -> tuple[SandboxState, str, str]:
+def require_member(request: Request, *, admin: bool = False, staff: bool = False) -> tuple[SandboxState, str, str]:
     """(state, organization id, caller id): 404 for a missing organization, 403 unless the caller is a member
-    (an admin when ``admin``)."""
+    (an admin when ``admin``; not a guest when ``staff``)."""
     state, org_id, member = org_access(request)
     if admin and member.get("role") != "admin":
         raise forbidden("Only administrators of the organization can do this")
+    if staff and member.get("role") is None:
+        raise forbidden("Guests of the organization cannot list its members and teams")
     return state, org_id, current_user(request)
 
 

@@ -2,8 +2,11 @@
 
 Rules the sandbox applies, as the service does:
 
-- an organization's people are visible to its members; changing members, teams, SAML providers and the
-  organization's settings takes the ``admin`` role (a team is also managed by its owners);
+- an organization's members and teams are listed to its members with a role (not to guests: the
+  organization's ``permissions.listMembers`` and ``listTeams``);
+- changing members, creating, renaming and deleting teams, SAML providers and the organization's settings
+  take the ``admin`` role; a team's members are also managed by the team's owners (spec 2.1: an owner "can
+  manage team members"); anyone else gets 403;
 - an organization keeps at least one admin: demoting or removing the last one is a 409;
 - removing a member takes them out of every team of the organization; deleting a team leaves its members in
   the organization (and clears it as a SAML provider's default team);
@@ -15,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from folio.sandbox.domain.access import member_of
-from folio.sandbox.errors import bad_request, not_found
+from folio.sandbox.errors import bad_request, conflict, not_found
 from folio.sandbox.state import Record, SandboxState
 
 TEAM_ROLES = ("owner", "member")
@@ -121,7 +124,7 @@ def keep_an_admin(state: SandboxState, org_id: str, user_id: str) -> None:
     """409 when ``user_id`` is the organization's only admin (demoting or removing them would leave none)."""
     admins = [u for u, m in state.members.get(org_id, {}).items() if m.get("role") == "admin"]
     if admins == [user_id]:
-        raise bad_request(LAST_ADMIN)
+        raise conflict(LAST_ADMIN)
 
 
 def set_role(state: SandboxState, org_id: str, user_id: str, role: str | None) -> None:

@@ -1,6 +1,7 @@
 """Sandbox routes: the members of an organization, with their spaces and teams (spec 4.6).
 
-Members read the list; only admins change a role, remove a member or mark one as an SSO member. The rules
+Members with a role list them (guests do not); only admins change a role, remove a member or mark one as
+an SSO member. The rules
 (an organization keeps an admin, a removed member leaves their teams) are in :mod:`folio.sandbox.domain.people`.
 """
 
@@ -27,7 +28,7 @@ from folio.sandbox.paging import paginate
 @route("GET", "/orgs/{organizationId}/members/{userId}/spaces")
 async def list_member_spaces(request: Request) -> Response:
     """The spaces a member can reach, with their permission there (their role; a guest reaches none here)."""
-    state, org_id, _ = require_member(request)
+    state, org_id, _ = require_member(request, staff=True)
     user_id = request.path_params["userId"]
     role = target_member(state, org_id, user_id).get("role")
     order = query_choice(request, "order", ("asc", "desc"), "desc")
@@ -49,7 +50,7 @@ async def list_member_spaces(request: Request) -> Response:
 
 @route("GET", "/orgs/{organizationId}/members")
 async def list_members(request: Request) -> Response:
-    state, org_id, _ = require_member(request)
+    state, org_id, _ = require_member(request, staff=True)
     order = query_choice(request, "order", ("asc", "desc"), "desc")
     sort = query_choice(request, "sort", ("joinedAt", "lastSeenAt", "name"), "joinedAt")
     role = query_choice(request, "role", (*ROLES, "guest"))
@@ -111,7 +112,7 @@ async def set_sso_member(request: Request) -> Response:
 
 @route("GET", "/orgs/{organizationId}/members/{userId}/teams")
 async def list_member_teams(request: Request) -> Response:
-    state, org_id, viewer = require_member(request)
+    state, org_id, viewer = require_member(request, staff=True)
     user_id = request.path_params["userId"]
     target_member(state, org_id, user_id)
     title = (request.query_params.get("title") or "").lower()

@@ -54,7 +54,7 @@ def _managed_team(request: Request) -> tuple[SandboxState, Record, str]:
 
 @route("GET", "/orgs/{organizationId}/teams")
 async def list_teams(request: Request) -> Response:
-    state, org_id, viewer = require_member(request)
+    state, org_id, viewer = require_member(request, staff=True)
     title = (request.query_params.get("title") or "").lower()
     owner = request.query_params.get("owner")
     teams = [t for t in state.teams.values() if t.get("organization") == org_id and title in t["title"].lower()]
@@ -89,25 +89,25 @@ async def get_team(request: Request) -> Response:
 
 @route("PATCH", "/orgs/{organizationId}/teams/{teamId}")
 async def update_team(request: Request) -> Response:
-    state, team, viewer = _managed_team(request)
+    state, org_id, viewer = require_member(request, admin=True)
+    team = team_or_404(state, org_id, request.path_params["teamId"])
     team["title"] = _title(await json_body(request))
     return ok(render_team(state, team, viewer))
 
 
 @route("DELETE", "/orgs/{organizationId}/teams/{teamId}")
 async def delete_team_route(request: Request) -> Response:
-    state, org_id, _ = require_member(request)
+    state, org_id, _ = require_member(request, admin=True)
     team = state.teams.get(request.path_params["teamId"])
     if team is None or team.get("organization") != org_id:
         return deleted(False)
-    state, team, _ = _managed_team(request)
     delete_team(state, team)
     return deleted(True)
 
 
 @route("GET", "/orgs/{organizationId}/teams/{teamId}/members")
 async def list_team_members(request: Request) -> Response:
-    state, org_id, _ = require_member(request)
+    state, org_id, _ = require_member(request, staff=True)
     team = team_or_404(state, org_id, request.path_params["teamId"])
     rows = sorted(
         team.get("members", {}).items(),
