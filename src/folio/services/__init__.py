@@ -19,10 +19,12 @@ if TYPE_CHECKING:
     from folio.services.comments import CommentService
     from folio.services.local import Local
     from folio.services.outbox import OutboxService
+    from folio.services.references import ReferenceService
     from folio.services.review import ReviewService
     from folio.services.sites import SiteService
     from folio.services.space import SpaceService
     from folio.services.structure import StructureService
+    from folio.services.translations import TranslationService
 
 __all__ = ["BrowseService", "Connection", "Services"]
 
@@ -85,6 +87,20 @@ class Services:
         from folio.services.structure import StructureService
 
         return StructureService(self.client)
+
+    @cached_property
+    def references(self) -> ReferenceService:
+        """The organization's imported OpenAPI specs, their versions and content."""
+        from folio.services.references import ReferenceService
+
+        return ReferenceService(self.client, self)
+
+    @cached_property
+    def translations(self) -> TranslationService:
+        """Translations of the organization's spaces."""
+        from folio.services.translations import TranslationService
+
+        return TranslationService(self.client)
 
     @cached_property
     def outbox(self) -> OutboxService | None:
