@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from folio.api.client import GitBookClient
     from folio.models.common import User
     from folio.services.comments import CommentService
+    from folio.services.conversations import ConversationsService
     from folio.services.local import Local
     from folio.services.outbox import OutboxService
     from folio.services.references import ReferenceService
@@ -101,6 +102,13 @@ class Services:
         from folio.services.translations import TranslationService
 
         return TranslationService(self.client)
+
+    @cached_property
+    def conversations(self) -> ConversationsService:
+        """Issues clusters, conversations and ingesting (a service may not offer them: ``NotOfferedHere``)."""
+        from folio.services.conversations import ConversationsService
+
+        return ConversationsService(self.client)
 
     @cached_property
     def outbox(self) -> OutboxService | None:
