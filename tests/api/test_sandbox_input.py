@@ -34,7 +34,7 @@ def error_of(response: httpx.Response, status: int) -> str:
 
 
 def space_of(state: SandboxState) -> str:
-    return next(s["id"] for s in state.spaces.values() if s["organization"] == state.demo_org)
+    return str(next(s["id"] for s in state.spaces.values() if s["organization"] == state.demo_org))
 
 
 # --- bodies -------------------------------------------------------------------------------------------------

@@ -13,25 +13,17 @@ from typing import Any
 
 from folio.sandbox.domain.access import RANK, rank_of
 from folio.sandbox.domain.spaces import (
+    Item,
     descendants,
-    live_spaces,
     next_order,
-    org_collections,
+    siblings,
 )
 from folio.sandbox.errors import SandboxError, bad_request, conflict
 from folio.sandbox.state import Record, SandboxState
 
-Item = tuple[str, Record]  # ("space" | "collection", record)
-
 
 def precondition_failed(message: str) -> SandboxError:
     return SandboxError(412, message)
-
-
-def siblings(state: SandboxState, org: str, parent: str | None) -> list[Item]:
-    items: list[Item] = [("collection", c) for c in org_collections(state, org, parent)]
-    items += [("space", s) for s in live_spaces(state, org, parent)]
-    return sorted(items, key=lambda it: (it[1].get("order", 0), it[0] == "space", it[1]["id"]))
 
 
 def _pointer(state: SandboxState, org: str, value: Any, side: str) -> Item:

@@ -33,12 +33,20 @@ def expired(state: SandboxState, space: Record) -> bool:
 
 
 def purge(state: SandboxState, space_id: str) -> None:
-    """Remove a space whose restore window has passed, for good (its revisions go with it)."""
+    """Remove a space whose restore window has passed, for good, with its content: revisions, change requests
+    and comments."""
     space = state.spaces.pop(space_id, None)
     if space is None:
         return
-    for rid in [r for r, rev in state.revisions.items() if rev.get("space") == space_id]:
-        del state.revisions[rid]
+    for store in (state.revisions, state.change_requests, state.comments):
+        for key in [k for k, rec in store.items() if rec.get("space") == space_id]:
+            del store[key]
+
+
+def purge_expired(state: SandboxState) -> None:
+    """Remove every deleted space past its restore window (lists call it: what is gone stays gone)."""
+    for space_id in [sid for sid, s in state.spaces.items() if s.get("deletedAt") and expired(state, s)]:
+        purge(state, space_id)
 
 
 def find_space(state: SandboxState, space_id: str, *, deleted: bool = False) -> Record:
@@ -176,23 +184,61 @@ def render_collection(state: SandboxState, record: Record, user: str) -> Record:
 # --- trees and order ----------------------------------------------------------------------------------------
 
 
+Item = tuple[str, Record]
+"""("space" | "collection", record): an item of the sidebar."""
+
+
+def _sibling_key(item: Item) -> tuple[int, bool, str]:
+    return item[1].get("order", 0), item[0] == "space", item[1]["id"]
+
+
 def live_spaces(state: SandboxState, org: str, parent: Any = ...) -> list[Record]:
-    """The organization's spaces that are not deleted, in sidebar order (optionally only under ``parent``)."""
+    """The organization's spaces that are not deleted (optionally only those under ``parent``), in sidebar
+    order (see :func:`sidebar`)."""
+    if parent is ...:
+        return [record for kind, record in sidebar(state, org) if kind == "space"]
     out = [
         s
         for s in state.spaces.values()
-        if s["organization"] == org and not s.get("deletedAt") and (parent is ... or s.get("parent") == parent)
+        if s["organization"] == org and not s.get("deletedAt") and s.get("parent") == parent
     ]
-    return sorted(out, key=lambda s: (s.get("order", 0), s["createdAt"], s["id"]))
+    return sorted(out, key=lambda s: _sibling_key(("space", s)))
 
 
 def org_collections(state: SandboxState, org: str, parent: Any = ...) -> list[Record]:
-    out = [
-        c
-        for c in state.collections.values()
-        if c["organization"] == org and (parent is ... or c.get("parent") == parent)
-    ]
-    return sorted(out, key=lambda c: (c.get("order", 0), c["id"]))
+    """The organization's collections (optionally only those under ``parent``), in sidebar order."""
+    if parent is ...:
+        return [record for kind, record in sidebar(state, org) if kind == "collection"]
+    out = [c for c in state.collections.values() if c["organization"] == org and c.get("parent") == parent]
+    return sorted(out, key=lambda c: _sibling_key(("collection", c)))
+
+
+def siblings(state: SandboxState, org: str, parent: str | None) -> list[Item]:
+    """The collections and live spaces directly under ``parent`` (None: the root), in their shared order."""
+    items: list[Item] = [("collection", c) for c in org_collections(state, org, parent)]
+    items += [("space", s) for s in live_spaces(state, org, parent)]
+    return sorted(items, key=_sibling_key)
+
+
+def sidebar(state: SandboxState, org: str) -> list[Item]:
+    """Every collection and live space of the organization in sidebar order: depth first, each level in its
+    siblings' order (the ``order`` the moves renumber; a collection before a space on a tie). An item whose
+    collection is gone sits at the root."""
+    collections = {c["id"]: c for c in state.collections.values() if c["organization"] == org}
+    children: dict[str | None, list[Item]] = {}
+    for c in collections.values():
+        children.setdefault(c.get("parent") if c.get("parent") in collections else None, []).append(("collection", c))
+    for s in state.spaces.values():
+        if s["organization"] == org and not s.get("deletedAt"):
+            children.setdefault(s.get("parent") if s.get("parent") in collections else None, []).append(("space", s))
+    out: list[Item] = []
+    stack = list(reversed(sorted(children.get(None, []), key=_sibling_key)))
+    while stack:
+        item = stack.pop()
+        out.append(item)
+        if item[0] == "collection":
+            stack.extend(reversed(sorted(children.get(item[1]["id"], []), key=_sibling_key)))
+    return out
 
 
 def descendants(state: SandboxState, collection_id: str) -> list[Record]:

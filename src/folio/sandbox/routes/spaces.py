@@ -28,6 +28,7 @@ from folio.sandbox.domain.spaces import (
     live_spaces,
     next_order,
     purge,
+    purge_expired,
     render_space,
 )
 from folio.sandbox.errors import bad_request, forbidden, not_found
@@ -74,6 +75,7 @@ async def list_org_spaces(request: Request) -> Response:
     if org not in state.orgs:
         raise not_found(f"No matching organization found for {org!r}")
     user = current_user(request)
+    purge_expired(state)
     counts = SpaceCounts(state)
     return ok(paginate(request, live_spaces(state, org), lambda s: render_space(state, s, user, counts)))
 
