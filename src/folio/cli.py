@@ -2,6 +2,7 @@
 
     folio [--demo] [--offline] [--profile NAME] [--base-url URL] [--token TOKEN] [--debug]    open the TUI
     folio cache info | clear
+    folio conversations ingest FILE.json [--org ID]                              send a file of conversations
     folio auth login|status|logout [--profile NAME] [--base-url URL]              manage the saved token
     folio sandbox serve [--host H] [--port P] [--scale N] [--faults SPEC] [--seed S]  serve the sandbox
 
@@ -108,6 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     cache_commands = cache.add_subparsers(dest="cache_command", metavar="COMMAND", required=True)
     cache_commands.add_parser("info", help="where the cache is, how big, how old; drafts and outbox waiting")
     cache_commands.add_parser("clear", help="delete the cached answers of every account (drafts and outbox stay)")
+    from folio.cli_conversations import add_parser as add_conversations
+
+    add_conversations(commands, _common)
     sandbox = commands.add_parser("sandbox", help="the built-in emulator of the API")
     sandbox_commands = sandbox.add_subparsers(dest="sandbox_command", metavar="ACTION", required=True)
     serve = sandbox_commands.add_parser("serve", help="serve the sandbox over HTTP (uvicorn)")
@@ -164,6 +168,10 @@ def main(argv: list[str] | None = None) -> int:
             return _serve(args)
         if args.command == "cache":
             return _cache(args)
+        if args.command == "conversations":
+            from folio.cli_conversations import run as run_conversations
+
+            return run_conversations(args, log)
         return _run_tui(args, log)
     except SettingsError as exc:
         print(f"folio: {exc}", file=sys.stderr)
