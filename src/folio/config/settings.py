@@ -1,6 +1,7 @@
 """Settings: ``config.toml`` with named profiles and a keymap, and how the token of a run is found.
 
     default_profile = "default"
+    ping = false                              # optional: opening an organization does not tell it you are here
 
     [profiles.default]
     base_url = "https://api.gitbook.com"     # optional: the service's address
@@ -31,7 +32,16 @@ from typing import Any
 
 from folio.config.paths import paths
 
-__all__ = ["DEFAULT_PROFILE", "TOKEN_ENV", "Profile", "RefreshSettings", "Resolved", "Settings", "SettingsError"]
+__all__ = [
+    "DEFAULT_PROFILE",
+    "TOKEN_ENV",
+    "Profile",
+    "RefreshSettings",
+    "Resolved",
+    "Settings",
+    "SettingsError",
+    "ping_enabled",
+]
 
 TOKEN_ENV = "GITBOOK_TOKEN"
 DEFAULT_PROFILE = "default"
@@ -251,3 +261,12 @@ class Settings:
             raise
         self.exists = True
         self.loose_mode = False
+
+
+def ping_enabled(settings: Settings) -> bool:
+    """Whether opening an organization tells it the user is here (``ping = false`` at the top of config.toml
+    turns it off; on by default). Raises :class:`SettingsError` for a value that is not true or false."""
+    value = settings.extra.get("ping", True)
+    if not isinstance(value, bool):
+        raise SettingsError(f"{settings.path}: ping must be true or false")
+    return value

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from folio.services.conversations import ConversationsService
     from folio.services.local import Local
     from folio.services.outbox import OutboxService
+    from folio.services.people import PeopleService
     from folio.services.references import ReferenceService
     from folio.services.review import ReviewService
     from folio.services.sites import SiteService
@@ -109,6 +110,13 @@ class Services:
         from folio.services.conversations import ConversationsService
 
         return ConversationsService(self.client)
+
+    @cached_property
+    def people(self) -> PeopleService:
+        """Members and teams; one for the app, so the once-an-hour ping and the caller's access are kept once."""
+        from folio.services.people import PeopleService
+
+        return PeopleService(self.client, self)
 
     @cached_property
     def outbox(self) -> OutboxService | None:
