@@ -104,9 +104,9 @@ def display_state(spec: OpenAPISpec) -> State:
     return "failed" if spec.last_process_error_code else "complete"
 
 
-def processing_report(spec: OpenAPISpec, *, most: int = 5) -> str:
-    """What the last run said, for a notification: the error code, then each error on its own line."""
-    lines = [f"{spec.last_process_error_code or 'Errors'}:"] if spec.has_errors else []
+def processing_report(spec: OpenAPISpec, *, most: int = 5, heading: bool = True) -> str:
+    """What the last run said, for a notification: the error code (``heading``), then each error on its own line."""
+    lines = [f"{spec.last_process_error_code or 'Errors'}:"] if spec.has_errors and heading else []
     for error in spec.last_processed_errors[:most]:
         code = f"{error.code}: " if error.code and error.code != spec.last_process_error_code else ""
         lines.append(f"• {code}{error.message}")

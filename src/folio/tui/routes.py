@@ -99,6 +99,30 @@ def _site(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...
     return SiteScreen(services, ids["org_id"], ids["site_id"], trail=trail)
 
 
+def _specs(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.specs import SpecsScreen
+
+    return SpecsScreen(services, ids["org_id"], start_filter=ids.get("query"), trail=trail)
+
+
+def _spec(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.spec import SpecScreen
+
+    return SpecScreen(services, ids["org_id"], ids["slug"], trail=trail)
+
+
+def _spec_version(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.spec import SpecVersionScreen
+
+    return SpecVersionScreen(services, ids["org_id"], ids["slug"], ids["version_id"], base=ids.get("base"), trail=trail)
+
+
+def _translations(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.translations import TranslationsScreen
+
+    return TranslationsScreen(services, ids["org_id"], start_filter=ids.get("query"), trail=trail)
+
+
 ROUTES: dict[str, Route] = {
     r.kind: r
     for r in (
@@ -150,6 +174,47 @@ ROUTES: dict[str, Route] = {
             verbs=("site",),
             find="title",
             summary="a docs site: settings, structure, adaptive content",
+        ),
+        Route(
+            "specs",
+            "OpenAPI specs",
+            "OpenAPI specs",
+            ("org_id",),
+            _specs,
+            verbs=("specs", "openapi"),
+            find="organization",
+            go_to=False,
+            summary="the organization's imported OpenAPI specs: processing, visibility, sources",
+        ),
+        Route(
+            "spec",
+            "OpenAPI spec",
+            "OpenAPI specs",
+            ("org_id", "slug"),
+            _spec,
+            verbs=("spec",),
+            find="title",
+            summary="an OpenAPI spec: its versions, where it is used; compare two versions",
+        ),
+        Route(
+            "spec-version",
+            "OpenAPI spec version",
+            "OpenAPI spec versions",
+            ("org_id", "slug", "version_id", "base"),
+            _spec_version,
+            go_to=False,
+            summary="a version of an OpenAPI spec: its files, or the changes from another version",
+        ),
+        Route(
+            "translations",
+            "translations",
+            "translations",
+            ("org_id",),
+            _translations,
+            verbs=("translations", "translate"),
+            find="organization",
+            go_to=False,
+            summary="the organization's translations of spaces: languages, status, runs",
         ),
     )
 }

@@ -1,0 +1,360 @@
+"""The OpenAPI specs screen, a spec's versions and a version's files, driven by keys over the seeded sandbox;
+what a write did is checked in what the sandbox now holds.
+
+The sandbox finishes processing a spec on the first read after the write (``folio.sandbox.domain.openapi``), so a
+spec is seen ``pending`` only in the answer to its creation. To follow a spec through pending, in progress and
+complete, :func:`held` keeps the sandbox from finishing until the test lets it, and :class:`Timers` stands in for
+the panel's timer, so each look is made when the test says and the waits asked for can be read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Log, Static
+
+from folio.sandbox import SandboxState
+from folio.sandbox.domain import openapi as openapi_domain
+from folio.sandbox.routes import openapi as openapi_routes
+from folio.sandbox.state import Record
+from folio.services import Services
+from folio.tui import routes
+from folio.tui.modals.confirm import ConfirmModal
+from folio.tui.modals.site_forms import TypedConfirmModal
+from folio.tui.modals.spec_forms import NewSpecForm, SpecSourceForm
+from folio.tui.screens.spec import SpecScreen, SpecVersionScreen
+from folio.tui.screens.specs import SpecsPanel, SpecsScreen
+from folio.tui.widgets.diff_view import DiffView
+from tests.tui.conftest import settle
+
+
+def specs_screen(services: Services, state: SandboxState) -> Callable[[], SpecsScreen]:
+    return lambda: SpecsScreen(services, state.demo_org, trail=("Northwind Labs",))
+
+
+def rows(panel: Any) -> list[list[str]]:
+    return [[c if isinstance(c, str) else c.plain for c in r.cells] for r in panel.browser.list.visible_rows]
+
+
+def row_of(panel: SpecsPanel, slug: str) -> list[str]:
+    return next(r for r in rows(panel) if r[0] == slug)
+
+
+def notes(app: Any) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+async def keys(pilot: Pilot[None], *pressed: str) -> None:
+    await pilot.press(*pressed)
+    await settle(pilot)
+
+
+class FakeTimer:
+    def __init__(self, delay: float, callback: Callable[[], object]) -> None:
+        self.delay = delay
+        self.callback = callback
+        self.stopped = False
+
+    def stop(self) -> None:
+        self.stopped = True
+
+
+class Timers:
+    """The panel's ``set_timer``: records each wait asked for; :meth:`fire` runs the one due."""
+
+    def __init__(self) -> None:
+        self.made: list[FakeTimer] = []
+
+    def __call__(self, delay: float, callback: Callable[[], object], **_: Any) -> FakeTimer:
+        timer = FakeTimer(delay, callback)
+        self.made.append(timer)
+        return timer
+
+    @property
+    def waits(self) -> list[float]:
+        return [t.delay for t in self.made]
+
+    @property
+    def live(self) -> list[FakeTimer]:
+        return [t for t in self.made if not t.stopped]
+
+    async def fire(self, pilot: Pilot[None]) -> None:
+        (timer,) = self.live
+        timer.stopped = True
+        timer.callback()
+        await settle(pilot)
+
+
+@pytest.fixture
+def timers(monkeypatch: pytest.MonkeyPatch) -> Timers:
+    fake = Timers()
+    monkeypatch.setattr(SpecsPanel, "set_timer", fake)
+    return fake
+
+
+class Hold:
+    held = True
+
+
+@pytest.fixture
+def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[Hold]:
+    """While ``hold.held``, the sandbox leaves a spec being processed as it is (a slow service)."""
+    hold = Hold()
+    real = openapi_domain.settle
+
+    def settle_unless_held(state: SandboxState, rec: Record) -> Record:
+        return rec if hold.held else real(state, rec)
+
+    monkeypatch.setattr(openapi_domain, "settle", settle_unless_held)
+    monkeypatch.setattr(openapi_routes, "settle", settle_unless_held)
+    yield hold
+
+
+# --- the list --------------------------------------------------------------------------------------------------
+
+
+async def test_the_list_shows_state_visibility_and_a_failed_run(
+    services: Services, state: SandboxState, open_app: Any, timers: Timers
+) -> None:
+    async with open_app(specs_screen(services, state)) as (app, pilot):
+        panel = app.screen.panel
+        assert [(r[0], r[1], r[2]) for r in rows(panel)] == [
+            ("billing-api", "private", "\u2713 complete"),
+            ("partner-gateway", "private", "\u2717 failed FETCH_TIMEOUT"),
+            ("petstore", "public", "\u2713 complete"),
+            ("search-v2", "private", "\u2713 complete"),  # seeded pending: the list read finished it
+        ]
+        assert row_of(panel, "billing-api")[5] == "(from text)"
+        assert row_of(panel, "petstore")[5] == "https://petstore3.swagger.io/api/v3/openapi.json"
+        await keys(pilot, "j")
+        detail = str(app.screen.query_one("#spec-detail", Static).render())
+        assert "partner-gateway" in detail and "FETCH_TIMEOUT" in detail
+        assert "Fetching https://timeout.partners.northwind.dev/openapi.yaml timed out" in detail
+        assert timers.made == [] and not panel.polling  # nothing is processing: nothing is asked
+        assert ("spec", f"{state.demo_org}/petstore") in app.loaded
+
+
+async def test_specs_verb_filters_by_the_words_given(services: Services, state: SandboxState, open_app: Any) -> None:
+    start = lambda: routes.build(services, "specs", {"org_id": state.demo_org, "query": "pet"})  # noqa: E731
+    async with open_app(start) as (app, _pilot):
+        assert isinstance(app.screen, SpecsScreen)
+        assert [r[0] for r in rows(app.screen.panel)] == ["petstore"]
+
+
+# --- adding, and following the processing --------------------------------------------------------------------
+
+
+async def test_a_spec_added_is_followed_until_processed(
+    services: Services, state: SandboxState, open_app: Any, timers: Timers
+) -> None:
+    """What the sandbox does today: the creation answers pending, the next read finds it processed."""
+    async with open_app(specs_screen(services, state)) as (app, pilot):
+        panel = app.screen.panel
+        await keys(pilot, "n")
+        form = app.screen
+        assert isinstance(form, NewSpecForm)
+        await keys(pilot, *"orders v2")
+        assert "letters and digits in groups" in form.problem_text  # checked as typed
+        await keys(pilot, "backspace", "backspace", "backspace", "tab", *"https://api.northwind.dev/orders.json")
+        await keys(pilot, "ctrl+s")
+        assert app.screen is not form
+        rec = state.openapi_specs[state.demo_org]["orders"]
+        assert rec["source"] == {"url": "https://api.northwind.dev/orders.json"} and len(rec["versions"]) == 1
+        assert rec["processingState"] == "complete"
+        assert row_of(panel, "orders")[2] == "\u2713 complete"
+        assert panel.browser.list.highlighted is not None and panel.browser.list.highlighted.key == rec["id"]
+        assert "orders: processed; its latest version is ready." in notes(app)
+        assert not panel.polling
+
+
+async def test_processing_is_followed_with_growing_waits(
+    services: Services, state: SandboxState, open_app: Any, timers: Timers, held: Hold
+) -> None:
+    async with open_app(specs_screen(services, state)) as (app, pilot):
+        panel = app.screen.panel
+        assert row_of(panel, "search-v2")[2] == "\u25cc pending"
+        assert timers.waits == [2.0]
+        assert "Following 1 spec being processed (next look in 2 s)" in str(
+            panel.query_one(".resource-panel--hint", Static).render()
+        )
+        await timers.fire(pilot)
+        assert timers.waits == [2.0, 4.0]  # still pending: the next look waits twice as long
+        state.openapi_specs[state.demo_org]["search-v2"]["processingState"] = "progress"
+        await timers.fire(pilot)
+        assert row_of(panel, "search-v2")[2] == "\u25d0 in progress" and timers.waits == [2.0, 4.0, 8.0]
+        for _ in range(3):
+            await timers.fire(pilot)
+        assert timers.waits[-2:] == [30.0, 30.0]  # never longer than 30 s
+        assert not any("search-v2" in n for n in notes(app))
+        held.held = False
+        await timers.fire(pilot)
+        assert row_of(panel, "search-v2")[2] == "\u2713 complete"
+        assert "search-v2: processed; its latest version is ready." in notes(app)
+        assert timers.live == [] and not panel.polling  # nothing left to follow: no more looks
+
+
+async def test_a_failed_processing_says_why(
+    services: Services, state: SandboxState, open_app: Any, timers: Timers, held: Hold
+) -> None:
+    async with open_app(specs_screen(services, state)) as (app, pilot):
+        panel = app.screen.panel
+        await keys(pilot, "n", *"slow", "tab", *"https://timeout.example.com/openapi.yaml", "ctrl+s")
+        assert row_of(panel, "slow")[2] == "\u25cc pending"
+        assert [t.delay for t in timers.live] == [2.0]  # a new spec is looked at soon, whatever the wait was
+        held.held = False
+        await timers.fire(pilot)
+        assert row_of(panel, "slow")[2] == "\u2717 failed FETCH_TIMEOUT"
+        failed = next(n for n in notes(app) if n.startswith("slow:"))
+        assert failed.startswith("slow: processing failed.\nFETCH_TIMEOUT:")
+        assert "Fetching https://timeout.example.com/openapi.yaml timed out after 30 seconds" in failed
+        detail = str(app.screen.query_one("#spec-detail", Static).render())
+        assert "timed out" in detail
+
+
+async def test_looks_stop_while_another_screen_is_on_top(
+    services: Services, state: SandboxState, open_app: Any, timers: Timers, held: Hold
+) -> None:
+    async with open_app(specs_screen(services, state)) as (app, pilot):
+        screen = app.screen
+        panel = screen.panel
+        assert panel.polling
+        assert panel.browser.list.move_to(state.openapi_specs[state.demo_org]["petstore"]["id"])
+        await keys(pilot, "enter")
+        assert isinstance(app.screen, SpecScreen)
+        assert panel.paused and timers.live == [] and not panel.polling
+        await keys(pilot, "escape")
+        assert app.screen is screen and not panel.paused
+        assert [t.delay for t in timers.live] == [2.0]  # following again, from the first wait
+
+
+# --- source, visibility, delete ------------------------------------------------------------------------------
+
+
+async def test_a_new_source_makes_a_new_version(services: Services, state: SandboxState, open_app: Any) -> None:
+    rec = state.openapi_specs[state.demo_org]["petstore"]
+    versions = len(rec["versions"])
+    async with open_app(specs_screen(services, state)) as (app, pilot):
+        assert app.screen.panel.browser.list.move_to(rec["id"])
+        await keys(pilot, "e")
+        form = app.screen
+        assert isinstance(form, SpecSourceForm)
+        assert form.values()["url"] == "https://petstore3.swagger.io/api/v3/openapi.json"  # the exact URL
+        await keys(pilot, "ctrl+u", *"petstore.invalid", "ctrl+s")
+        assert app.screen is form and "not an absolute URI" in form.problem_text
+        assert len(rec["versions"]) == versions  # refused before sending
+        await keys(pilot, "ctrl+u", *"https://petstore.northwind.dev/v4/openapi.json", "ctrl+s")
+        assert app.screen is not form
+        assert rec["source"] == {"url": "https://petstore.northwind.dev/v4/openapi.json"}
+        assert len(rec["versions"]) == versions + 1
+
+
+async def test_visibility_is_toggled(services: Services, state: SandboxState, open_app: Any) -> None:
+    rec = state.openapi_specs[state.demo_org]["petstore"]
+    async with open_app(specs_screen(services, state)) as (app, pilot):
+        panel = app.screen.panel
+        assert panel.browser.list.move_to(rec["id"])
+        await keys(pilot, "v")  # public -> private: no question
+        assert rec["visibility"] == "private" and row_of(panel, "petstore")[1] == "private"
+        assert "petstore is now private." in notes(app)
+        await keys(pilot, "v")
+        assert isinstance(app.screen, ConfirmModal)  # private -> public asks first
+        await keys(pilot, "n")
+        assert rec["visibility"] == "private"
+        await keys(pilot, "v", "p")
+        assert rec["visibility"] == "public" and row_of(panel, "petstore")[1] == "public"
+
+
+async def test_delete_needs_the_slug_typed(services: Services, state: SandboxState, open_app: Any) -> None:
+    specs = state.openapi_specs[state.demo_org]
+    async with open_app(specs_screen(services, state)) as (app, pilot):
+        panel = app.screen.panel
+        assert panel.browser.list.move_to(specs["billing-api"]["id"])
+        await keys(pilot, "D")
+        modal = app.screen
+        assert isinstance(modal, TypedConfirmModal) and modal.expected == "billing-api"
+        await keys(pilot, *"billing", "enter")
+        assert app.screen is modal and "billing-api" in specs
+        await keys(pilot, "ctrl+u", *"billing-api", "enter")
+        assert "billing-api" not in specs
+        assert "billing-api" not in [r[0] for r in rows(panel)]
+        assert "Deleted the OpenAPI spec billing-api." in notes(app)
+
+
+async def test_adding_a_slug_taken_keeps_the_form(services: Services, state: SandboxState, open_app: Any) -> None:
+    async with open_app(specs_screen(services, state)) as (app, pilot):
+        await keys(pilot, "n", *"petstore", "tab", *"https://example.com/pets.json", "ctrl+s")
+        form = app.screen
+        assert isinstance(form, NewSpecForm)
+        assert form.values() == {"slug": "petstore", "url": "https://example.com/pets.json"}
+        assert "already exists" in form.problem_text
+        assert state.openapi_specs[state.demo_org]["petstore"]["source"]["url"] != "https://example.com/pets.json"
+
+
+# --- versions, files, comparing ------------------------------------------------------------------------------
+
+
+def spec_screen(services: Services, state: SandboxState, slug: str = "petstore") -> Callable[[], SpecScreen]:
+    return lambda: SpecScreen(services, state.demo_org, slug, trail=("Northwind Labs", "OpenAPI specs"))
+
+
+async def test_versions_newest_first_with_the_latest_marked(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    stored = state.openapi_specs[state.demo_org]["petstore"]["versions"]
+    async with open_app(spec_screen(services, state)) as (app, _pilot):
+        panel = app.screen.panel
+        shown = rows(panel)
+        assert [r[1] for r in shown] == [v["id"] for v in reversed(stored)]
+        assert [r[3] for r in shown] == ["latest", "", ""]
+        summary = str(app.screen.query_one("#spec-summary", Static).render())
+        assert "petstore" in summary and "public" in summary and "complete" in summary
+        usage = str(app.screen.query_one("#spec-usage", Static).render())
+        assert usage.startswith("Where it is used: not known yet")  # nothing cached in these tests
+
+
+async def test_a_version_opens_to_its_files(services: Services, state: SandboxState, open_app: Any) -> None:
+    newest = state.openapi_specs[state.demo_org]["petstore"]["versions"][-1]
+    async with open_app(spec_screen(services, state)) as (app, pilot):
+        await keys(pilot, "enter")
+        screen = app.screen
+        assert isinstance(screen, SpecVersionScreen) and screen.version_id == newest["id"] and screen.base is None
+        assert rows(screen.files) == [["openapi.json (entry)", "30"]]
+        log = screen.query_one(Log)
+        assert log.lines[:3] == ["{", '  "openapi": "3.0.3",', '  "info": {']
+        assert '    "version": "1.0.19"' in log.lines
+        await keys(pilot, "Y")
+        assert app.clipboard == "https://petstore3.swagger.io/api/v3/openapi.json"
+        await keys(pilot, "enter")
+        assert screen.focused is log
+
+
+async def test_two_versions_compared(services: Services, state: SandboxState, open_app: Any) -> None:
+    versions = state.openapi_specs[state.demo_org]["petstore"]["versions"]  # oldest first
+    async with open_app(spec_screen(services, state)) as (app, pilot):
+        await keys(pilot, "d")
+        assert isinstance(app.screen, SpecScreen)  # nothing marked: d says why instead
+        await keys(pilot, "space")
+        assert rows(app.screen.panel)[0][0] == "\u25cf"
+        await keys(pilot, "j", "j", "d")
+        screen = app.screen
+        assert isinstance(screen, SpecVersionScreen)
+        assert (screen.base, screen.version_id) == (versions[0]["id"], versions[-1]["id"])  # older -> newer
+        assert rows(screen.files) == [["~", "openapi.json", "changed"]]
+        assert "1 changed" in str(screen.query_one("#version-summary", Static).render())
+        diff = screen.query_one(DiffView).diff
+        assert diff is not None and (diff.added, diff.removed) == (1, 1)
+        changed = [(line.kind, line.text.strip()) for line in diff.unified if line.kind in ("add", "delete")]
+        assert changed == [("delete", '"version": "1.0.17"'), ("add", '"version": "1.0.19"')]
+
+
+async def test_server_text_is_shown_as_text(services: Services, state: SandboxState, open_app: Any) -> None:
+    partner = state.openapi_specs[state.demo_org]["partner-gateway"]
+    partner["lastProcessedErrors"] = [{"message": "[bold red]boom[/] \x1b]52;c;aGk=\x07\x1b[2J[@click=app.quit]x[/]"}]
+    async with open_app(specs_screen(services, state)) as (app, pilot):
+        await keys(pilot, "j")
+        detail = str(app.screen.query_one("#spec-detail", Static).render())
+        assert "[bold red]boom[/] [@click=app.quit]x[/]" in detail and "\x1b" not in detail
+        assert app.is_running
