@@ -123,6 +123,30 @@ def _translations(services: Services, ids: Ids, title: str | None, trail: tuple[
     return TranslationsScreen(services, ids["org_id"], start_filter=ids.get("query"), trail=trail)
 
 
+def _clusters(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.clusters import ClustersScreen
+
+    return ClustersScreen(services, ids["org_id"], query=ids.get("query"), trail=trail)
+
+
+def _cluster(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.cluster import ClusterScreen
+
+    return ClusterScreen(services, ids["org_id"], ids["cluster_id"], trail=trail)
+
+
+def _conversations(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.conversations import ConversationsScreen
+
+    return ConversationsScreen(services, ids["org_id"], query=ids.get("query"), trail=trail)
+
+
+def _conversation(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.conversation import ConversationScreen
+
+    return ConversationScreen(services, ids["org_id"], ids["conversation_id"], trail=trail)
+
+
 ROUTES: dict[str, Route] = {
     r.kind: r
     for r in (
@@ -215,6 +239,44 @@ ROUTES: dict[str, Route] = {
             find="organization",
             go_to=False,
             summary="the organization's translations of spaces: languages, status, runs",
+        ),
+        Route(
+            "clusters",
+            "issues clusters",
+            "issues clusters",
+            ("org_id",),
+            _clusters,
+            verbs=("clusters",),
+            find="organization",
+            go_to=False,
+            summary="the organization's issues clusters: impact, 13-week pulse, mute",
+        ),
+        Route(
+            "cluster",
+            "issues cluster",
+            "issues clusters",
+            ("org_id", "cluster_id"),
+            _cluster,
+            summary="an issues cluster: summary, pulse, issues with their conversations, linked change requests",
+        ),
+        Route(
+            "conversations",
+            "conversations",
+            "conversations",
+            ("org_id",),
+            _conversations,
+            verbs=("conversations", "conv"),
+            find="organization",
+            go_to=False,
+            summary="the organization's ingested conversations, by source; i ingests a file",
+        ),
+        Route(
+            "conversation",
+            "conversation",
+            "conversations",
+            ("org_id", "conversation_id"),
+            _conversation,
+            summary="a conversation: its parts, metadata and issues",
         ),
     )
 }

@@ -1,0 +1,213 @@
+"""The conversations screen and one conversation's screen, driven by keys over the seeded sandbox: the list and its
+source filter, a conversation opened (its parts made safe, its metadata, its issues and their cluster), a file
+ingested through ``i`` (a bad item reported, the good ones in the sandbox), an unreadable file keeping the form,
+and a service without conversations saying so."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input, Static
+
+from folio.sandbox import SandboxState
+from folio.sandbox.domain.conversations import ingest_conversation
+from folio.services import Services
+from folio.services.conversations import NOT_OFFERED
+from folio.tui.modals.ingest import IngestModal, IngestReportModal
+from folio.tui.screens.cluster import ClusterScreen
+from folio.tui.screens.conversation import ConversationScreen
+from folio.tui.screens.conversations import ConversationsScreen
+from folio.tui.widgets.resource_browser import ResourceBrowser
+from tests.tui.conftest import settle
+from tests.tui.test_clusters import bare_services
+
+LOGIN_LOOP = "Stuck in a login loop"
+
+
+def conversations(services: Services, state: SandboxState) -> Callable[[], ConversationsScreen]:
+    return lambda: ConversationsScreen(services, state.demo_org, trail=("Northwind Labs",))
+
+
+def conversation_id(state: SandboxState, subject: str) -> str:
+    return str(next(c["id"] for c in state.conversations.values() if c["subject"] == subject))
+
+
+def rows(browser: ResourceBrowser) -> list[list[str]]:
+    return [[c if isinstance(c, str) else c.plain for c in r.cells] for r in browser.list.visible_rows]
+
+
+def text_of(widget: Static) -> str:
+    return str(widget.render())
+
+
+async def keys(pilot: Pilot[None], *pressed: str) -> None:
+    await pilot.press(*pressed)
+    await settle(pilot)
+
+
+def sources(state: SandboxState) -> list[str]:
+    return sorted({c["source"] for c in state.conversations.values() if c["organization"] == state.demo_org})
+
+
+# --- the list ---------------------------------------------------------------------------------------------------
+
+
+async def test_conversations_are_listed(services: Services, state: SandboxState, open_app: Any) -> None:
+    async with open_app(conversations(services, state)) as (app, _pilot):
+        screen = app.screen
+        assert isinstance(screen, ConversationsScreen)
+        shown = rows(screen.panel.browser)
+        assert len(shown) == 13
+        login = next(r for r in shown if r[0] == LOGIN_LOOP)
+        assert login[1:3] == ["intercom", "low"]
+        assert login[3].endswith("ago") and login[4].endswith("ago")
+        assert screen.panel.known_sources == set(sources(state))
+
+
+async def test_filter_by_source_cycles(services: Services, state: SandboxState, open_app: Any) -> None:
+    every = sources(state)
+    assert every == ["docs-assistant", "intercom", "slack", "zendesk"]
+    async with open_app(conversations(services, state)) as (app, pilot):
+        panel = app.screen.panel
+        hint = panel.query_one(".resource-panel--hint", Static)
+        assert text_of(hint).startswith("All sources (f shows docs-assistant)")
+        for source in every:
+            await keys(pilot, "f")
+            assert panel.source == source
+            shown = rows(panel.browser)
+            expected = [c for c in state.conversations.values() if c["source"] == source]
+            assert shown and len(shown) == len(expected) and {r[1] for r in shown} == {source}
+            assert text_of(hint).startswith(f"Source: {source} (f shows ")
+        await keys(pilot, "f")
+        assert panel.source is None and len(rows(panel.browser)) == 13
+
+
+# --- one conversation ----------------------------------------------------------------------------------------
+
+
+async def test_a_conversation_opens_with_its_parts_metadata_and_issues(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    cid = conversation_id(state, LOGIN_LOOP)
+    async with open_app(conversations(services, state)) as (app, pilot):
+        assert app.screen.panel.browser.list.move_to(cid)
+        await keys(pilot, "enter")
+        screen = app.screen
+        assert isinstance(screen, ConversationScreen) and screen.conversation_id == cid
+        assert screen.trail == ("Northwind Labs", "Conversations", LOGIN_LOOP)
+        assert text_of(screen.query_one("#conversation-title", Static)) == LOGIN_LOOP
+        facts = text_of(screen.query_one("#conversation-facts", Static))
+        assert "source intercom" in facts and "low impact" in facts and "2 parts" in facts
+        roles = [text_of(s) for s in screen.query(".part--role").results(Static)]
+        bodies = [text_of(s) for s in screen.query(".part--body").results(Static)]
+        assert roles == ["user", "assistant"]
+        assert bodies[0] == "After the Okta redirect I land on the login page again, forever."
+        await keys(pilot, "2")
+        metadata = {r[0]: r[1] for r in rows(screen.metadata_list)}
+        assert metadata["URL"] == "https://intercom.example.com/conversations/1000"
+        assert metadata["source"] == "intercom" and metadata["plan"] == "pro"
+        await keys(pilot, "3")
+        issues = rows(screen.issues_list)
+        assert len(issues) == 1 and issues[0][2] == "Login loops after SSO redirect"
+        await keys(pilot, "enter")
+        assert isinstance(app.screen, ClusterScreen)
+        assert state.clusters[app.screen.cluster_id]["label"] == "Login loops after SSO redirect"
+
+
+async def test_parts_are_shown_as_text_never_as_markup(services: Services, state: SandboxState, open_app: Any) -> None:
+    body = {
+        "subject": "[bold]Loud[/bold] \x1b]8;;https://evil.test\x07link\x1b]8;;\x07",
+        "parts": [{"type": "message", "role": "user", "body": "[@click=app.quit]Quit[/]\x1b[31m red\u202e"}],
+    }
+    ingest_conversation(state, state.demo_org, body)
+    cid = conversation_id(state, body["subject"])  # type: ignore[arg-type]
+    start = lambda: ConversationScreen(services, state.demo_org, cid)  # noqa: E731
+    async with open_app(start) as (app, _pilot):
+        screen = app.screen
+        assert text_of(screen.query_one("#conversation-title", Static)) == "[bold]Loud[/bold] link"
+        assert [text_of(s) for s in screen.query(".part--body").results(Static)] == ["[@click=app.quit]Quit[/] red"]
+        assert app.is_running
+
+
+# --- ingesting ----------------------------------------------------------------------------------------------
+
+
+async def test_ingest_a_file_through_the_screen(
+    services: Services, state: SandboxState, open_app: Any, tmp_path: Path
+) -> None:
+    path = tmp_path / "export.json"
+    good = {"subject": "Dark mode toggle missing", "parts": [{"role": "user", "body": "Where is dark mode?"}]}
+    path.write_text(json.dumps([good, {"subject": "No parts here"}]))
+    before = len(state.conversations)
+    async with open_app(conversations(services, state)) as (app, pilot):
+        await keys(pilot, "i")
+        modal = app.screen
+        assert isinstance(modal, IngestModal)
+        await pilot.press(*str(tmp_path / "nope.json"))
+        await settle(pilot)
+        assert "No such file." in modal.problem_text
+        modal.query_one("#field-path", Input).value = str(path)
+        await keys(pilot, "ctrl+s")
+        report = app.screen
+        assert isinstance(report, IngestReportModal)
+        assert text_of(report.query_one(".ingest-report--title", Static)) == "1 of 2 conversations sent, 1 refused."
+        assert report.lines == [
+            "sent    1. Dark mode toggle missing",
+            "refused 2. No parts here — parts: Field required",
+        ]
+        assert len(state.conversations) == before + 1
+        assert "Dark mode toggle missing" in [c["subject"] for c in state.conversations.values()]
+        await keys(pilot, "escape")
+        screen = app.screen
+        assert isinstance(screen, ConversationsScreen)
+        assert "Dark mode toggle missing" in [r[0] for r in rows(screen.panel.browser)]
+
+
+async def test_an_unreadable_file_keeps_the_form(
+    services: Services, state: SandboxState, open_app: Any, tmp_path: Path
+) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text("[{")
+    before = len(state.conversations)
+    async with open_app(conversations(services, state)) as (app, pilot):
+        await keys(pilot, "i")
+        modal = app.screen
+        assert isinstance(modal, IngestModal)
+        modal.query_one("#field-path", Input).value = str(path)
+        await keys(pilot, "ctrl+s")
+        assert app.screen is modal
+        assert modal.query_one("#field-path", Input).value == str(path)
+        assert f"Nothing was sent: {path}: is not JSON" in modal.problem_text
+        assert len(state.conversations) == before
+
+
+# --- a service without conversations -------------------------------------------------------------------------
+
+
+async def test_a_service_without_conversations_says_so(state: SandboxState, open_app: Any) -> None:
+    services = bare_services(state)
+    async with open_app(conversations(services, state)) as (app, pilot):
+        screen = app.screen
+        assert isinstance(screen, ConversationsScreen)
+        status = screen.panel.browser.query_one(".resource-browser--status", Static)
+        assert text_of(status) == NOT_OFFERED and not status.has_class("-error")
+        everything = " ".join(text_of(s) for s in screen.query(Static))
+        assert everything.count(NOT_OFFERED) == 1 and "404" not in everything
+        assert screen.panel.why_not("ingest") == NOT_OFFERED
+        await keys(pilot, "i")
+        assert app.screen is screen  # no form for a service that cannot take it
+        await keys(pilot, "escape")
+        assert app.is_running
+    await services.aclose()
+
+
+async def test_a_conversation_screen_without_conversations(state: SandboxState, open_app: Any) -> None:
+    services = bare_services(state)
+    start = lambda: ConversationScreen(services, state.demo_org, "any")  # noqa: E731
+    async with open_app(start) as (app, _pilot):
+        assert text_of(app.screen.query_one("#conversation-title", Static)) == NOT_OFFERED
+    await services.aclose()
