@@ -16,6 +16,7 @@ from folio.services.connection import Connection
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
     from folio.models.common import User
+    from folio.services.access import AccessService
     from folio.services.comments import CommentService
     from folio.services.conversations import ConversationsService
     from folio.services.local import Local
@@ -117,6 +118,13 @@ class Services:
         from folio.services.people import PeopleService
 
         return PeopleService(self.client, self)
+
+    @cached_property
+    def access(self) -> AccessService:
+        """Single sign-on, organization settings, invite links, joining, agent instructions."""
+        from folio.services.access import AccessService
+
+        return AccessService(self.client, self)
 
     @cached_property
     def outbox(self) -> OutboxService | None:

@@ -1,0 +1,270 @@
+"""Who gets in, and how: an organization's single sign-on (SAML providers and the SSO sign-in options they
+offer), its settings, invite links, joining it by email domain, and the instructions its agents follow.
+
+    access = services.access
+    async for page in access.providers_pages(org_id): ...
+    provider = await access.create_provider(org_id, {"label": "Okta", "sso_url": "https://…", ...})
+    org = await access.update_setting(org_id, "title", "Northwind")
+    impact = await access.sso_impact(org_id)          # before turning SSO enforcement on
+    await access.join(org_id)
+    view = await access.instructions(org_id); await access.save_instructions(org_id, "Be brief.")
+
+The pure rules are in :mod:`folio.services.access_saml` (certificates, provider checks) and
+:mod:`folio.services.access_rules` (settings rows and limits, joining, SSO enforcement); their names are
+re-exported here.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from folio.api import limits
+from folio.api.errors import InvalidRequest
+from folio.models.agent import AgentInstructions
+from folio.models.common import Document
+from folio.models.member import SamlProvider, SsoLogin, Team
+from folio.models.organization import Organization
+from folio.models.site import Site
+from folio.services.access_rules import (
+    OrgSetting,
+    SsoImpact,
+    check_org_setting,
+    invite_id_of,
+    merge_rules_text,
+    org_settings,
+    setting_change,
+    why_not_admin,
+    why_not_join,
+)
+from folio.services.access_saml import (
+    EXPIRY_WARNING_DAYS,
+    NO_ROLE,
+    NONE,
+    CertificateInfo,
+    CertificateProblem,
+    certificate_note,
+    check_provider,
+    check_sso_url,
+    provider_fields,
+    provider_kwargs,
+    read_certificate,
+)
+
+if TYPE_CHECKING:
+    from folio.api.client import GitBookClient
+    from folio.services import Services
+
+__all__ = [
+    "EXPIRY_WARNING_DAYS",
+    "NONE",
+    "NO_ROLE",
+    "AccessService",
+    "AgentView",
+    "CertificateInfo",
+    "CertificateProblem",
+    "OrgSetting",
+    "SsoImpact",
+    "certificate_note",
+    "check_org_setting",
+    "check_provider",
+    "check_sso_url",
+    "instructions_markdown",
+    "instructions_text",
+    "invite_id_of",
+    "is_plain_text",
+    "merge_rules_text",
+    "org_settings",
+    "provider_fields",
+    "read_certificate",
+    "setting_change",
+    "why_not_admin",
+    "why_not_join",
+]
+
+# --- agent instructions ----------------------------------------------------------------------------------------
+
+
+def instructions_text(instructions: AgentInstructions | None) -> str:
+    """The instructions as the editor holds them: one paragraph a line."""
+    return instructions.text() if instructions is not None else ""
+
+
+def instructions_markdown(instructions: AgentInstructions | None) -> str:
+    """The instructions for the Markdown view: each non-empty paragraph a Markdown paragraph."""
+    return "\n\n".join(line for line in instructions_text(instructions).split("\n") if line.strip())
+
+
+def is_plain_text(instructions: AgentInstructions | None) -> bool:
+    """Whether the document is only paragraphs of text (so editing it as text loses nothing)."""
+    doc = instructions.instructions if instructions is not None else None
+    if doc is None:
+        return True
+    return all(isinstance(n, dict) and n.get("type", "paragraph") == "paragraph" for n in doc.nodes)
+
+
+@dataclass(frozen=True)
+class AgentView:
+    """The instructions and who changed them last, in words (their name when the member list knows them)."""
+
+    instructions: AgentInstructions
+    updated_by: str | None
+
+    @property
+    def text(self) -> str:
+        return instructions_text(self.instructions)
+
+
+class AccessService:
+    """SSO, settings, invite links, joining and agent instructions of an organization."""
+
+    def __init__(self, client: GitBookClient, services: Services) -> None:
+        self._client = client
+        self._services = services
+
+    # -- the organization and its settings ------------------------------------------------------------------------
+
+    async def organization(self, org_id: str) -> Organization:
+        return await self._client.organizations.get(org_id)
+
+    async def sites(self, org_id: str) -> builtins.list[Site]:
+        """The sites default content may point at (empty when the caller may not list them)."""
+        try:
+            return await self._client.sites.list(org_id, limit=limits.LIST_LIMIT_MAX).collect()
+        except Exception:  # the settings still show without them; the choice then offers only "none"
+            return []
+
+    async def update_setting(self, org_id: str, key: str, value: Any) -> Organization:
+        """Set one setting (``key`` as :func:`org_settings` names it) to the value typed; the spec's limits are
+        checked before anything is sent (InvalidRequest names the field)."""
+        problem = check_org_setting(key, value)
+        if problem:
+            raise InvalidRequest(key, problem.rstrip("."), "see the spec's limits")
+        try:
+            change = setting_change(key, value)
+        except ValueError as exc:
+            raise InvalidRequest(key, str(exc), "a setting of the organization") from None
+        org = await self._client.organizations.update(org_id, **change)
+        self._services.changes.bump(("organization", org_id))
+        return org
+
+    async def sso_impact(self, org_id: str) -> SsoImpact:
+        """Who turning SSO enforcement on affects: the members (not disabled) who are not SSO members."""
+        members: int | None = None
+        without: int | None = None
+        try:
+            listed = await self._client.members.list(org_id, limit=limits.LIST_LIMIT_MAX).collect()
+        except Exception:  # no right to list members: the confirmation says so in words
+            pass
+        else:
+            active = [m for m in listed if not m.disabled]
+            members, without = len(active), sum(1 for m in active if not m.sso)
+        try:
+            providers = await self._client.saml.list(org_id, limit=limits.LIST_LIMIT_MAX).collect()
+            active_providers: int | None = sum(1 for p in providers if p.status == "active")
+        except Exception:
+            active_providers = None
+        return SsoImpact(members, without, active_providers)
+
+    async def delete_invite(self, org_id: str, invite: str) -> str:
+        """Delete an invite link by its id (or its URL); the id that was sent."""
+        invite_id = invite_id_of(invite)
+        if not invite_id:
+            raise InvalidRequest("invite", "is empty", "an invite link's id or URL")
+        await self._client.organizations.delete_invite(org_id, invite_id)
+        return invite_id
+
+    async def join(self, org_id: str) -> Organization:
+        """Join the organization (the caller's verified email domain must be one of its email domains); the
+        organization as the new member now sees it."""
+        await self._client.organizations.join(org_id)
+        self._services.changes.bump(("organizations",))
+        return await self._client.organizations.get(org_id)
+
+    # -- SAML providers and SSO logins ------------------------------------------------------------------------------
+
+    async def providers_pages(self, org_id: str) -> AsyncIterator[builtins.list[SamlProvider]]:
+        async for page in self._client.saml.list(org_id, limit=limits.LIST_LIMIT_MAX).pages():
+            yield page.items
+
+    async def logins(self, org_id: str) -> builtins.list[SsoLogin]:
+        return await self._client.saml.logins(org_id)
+
+    async def teams(self, org_id: str) -> builtins.list[Team]:
+        """The teams a provider may put new members in (empty when they cannot be listed)."""
+        try:
+            return await self._client.teams.list(org_id, limit=limits.LIST_LIMIT_MAX).collect()
+        except Exception:
+            return []
+
+    def _checked(self, values: Mapping[str, Any], only: set[str] | None = None) -> None:
+        problems = check_provider(values, only=only)
+        if problems:
+            field, problem = next(iter(problems.items()))
+            raise InvalidRequest(field, problem.rstrip("."), "see the form")
+
+    async def create_provider(self, org_id: str, values: Mapping[str, Any]) -> SamlProvider:
+        """Add a provider from its form's values (checked first: nothing is sent when one breaks a rule)."""
+        self._checked(values)
+        kwargs = provider_kwargs(values, create=True)
+        provider = await self._client.saml.create(org_id, **kwargs)
+        self._services.changes.bump(("saml", org_id))
+        return provider
+
+    async def update_provider(self, org_id: str, provider_id: str, changed: Mapping[str, Any]) -> SamlProvider:
+        """Send the fields that changed (each checked first)."""
+        self._checked(changed, only=set(changed))
+        kwargs = provider_kwargs(changed, create=False)
+        provider = await self._client.saml.update(org_id, provider_id, **kwargs)
+        self._services.changes.bump(("saml", org_id))
+        return provider
+
+    async def delete_provider(self, org_id: str, provider_id: str) -> None:
+        await self._client.saml.delete(org_id, provider_id)
+        self._services.changes.bump(("saml", org_id))
+
+    async def find_provider(self, org_id: str, values: Mapping[str, Any]) -> SamlProvider | None:
+        """After a lost answer: a provider with the label and SSO URL that were sent (the newest), or None."""
+        label, url = str(values.get("label") or "").strip(), str(values.get("sso_url") or "").strip()
+        found = [
+            p
+            async for page in self.providers_pages(org_id)
+            for p in page
+            if p.label == label and (p.sso_url or "") == url
+        ]
+        return max(found, key=lambda p: p.created_at.timestamp() if p.created_at else 0.0) if found else None
+
+    async def find_update(self, org_id: str, provider_id: str, changed: Mapping[str, Any]) -> SamlProvider | None:
+        """After a lost answer: the provider when it holds every changed value, else None (not done)."""
+        provider = await self._client.saml.get(org_id, provider_id)
+        now = provider_kwargs(provider_fields(provider), create=False)
+        sent = provider_kwargs(changed, create=False)
+        return provider if all(now.get(k) == v for k, v in sent.items()) else None
+
+    # -- agent instructions -----------------------------------------------------------------------------------------
+
+    async def instructions(self, org_id: str) -> AgentView:
+        """The instructions, and who changed them last (their display name when they can be looked up)."""
+        current = await self._client.agent_instructions.get(org_id)
+        who = current.updated_by or None
+        if who:
+            try:
+                member = await self._client.members.get(org_id, who)
+            except Exception:  # a former member, or no right to read members: the id says who
+                pass
+            else:
+                who = member.user.display_name or member.user.email or who
+        return AgentView(current, who)
+
+    async def save_instructions(self, org_id: str, text: str) -> AgentInstructions:
+        """Replace the instructions with ``text`` (one paragraph a line), sent as a document."""
+        saved = await self._client.agent_instructions.update(org_id, Document.from_text(text.rstrip("\n")))
+        self._services.changes.bump(("agent-instructions", org_id))
+        return saved
+
+    async def find_instructions(self, org_id: str, text: str) -> AgentInstructions | None:
+        """After a lost answer: the instructions when they are the text that was sent, else None."""
+        current = await self._client.agent_instructions.get(org_id)
+        return current if current.text() == text.rstrip("\n") else None
