@@ -16,6 +16,7 @@ from folio.services import Services
 from folio.services.references import (
     POLL_FIRST,
     POLL_MAX,
+    ProcessingWatch,
     SpecFile,
     compare_files,
     display_state,
@@ -101,6 +102,24 @@ def test_the_wait_doubles_up_to_thirty_seconds() -> None:
         waits.append(next_delay(waits[-1]))
     assert waits == [2.0, 4.0, 8.0, 16.0, 30.0, 30.0, 30.0]
     assert POLL_MAX == 30.0
+
+
+def test_the_watch_reports_each_ended_spec_once() -> None:
+    watch = ProcessingWatch()
+    pending = spec(processingState="pending")
+    assert watch.follow(pending) and watch.slugs == {"petstore"}
+    assert not watch.follow(spec(slug="done", processingState="complete"))
+    other = OpenAPISpec.model_validate({"id": "s2", "slug": "billing", "processingState": "progress"})
+    assert watch.ended([pending, other]) == [] and watch.slugs == {"petstore", "billing"}
+    watch.looked()
+    watch.looked()
+    assert watch.delay == 8.0
+    finished = spec(processingState="complete", lastProcessErrorCode="PARSE_ERROR")
+    assert watch.ended([finished, other]) == [finished]
+    assert watch.ended([finished, other]) == []  # once
+    assert watch.ended([]) == [] and watch.slugs == set()  # gone from the list: forgotten
+    watch.reset()
+    assert watch.delay == POLL_FIRST
 
 
 # --- files ----------------------------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ __all__ = [
     "POLL_MAX",
     "FileChange",
     "FileNode",
+    "ProcessingWatch",
     "ReferenceService",
     "SpecFile",
     "Usage",
@@ -119,6 +120,43 @@ def processing_report(spec: OpenAPISpec, *, most: int = 5, heading: bool = True)
 def next_delay(delay: float) -> float:
     """The wait after a look that found a spec still processing: double, up to :data:`POLL_MAX`."""
     return min(max(delay, POLL_FIRST) * 2, POLL_MAX)
+
+
+class ProcessingWatch:
+    """Which specs are followed while the service processes them, and how long to wait before the next look
+    (pure: the screen owns the timer). A spec is followed once seen processing (or once a write answered it so);
+    :meth:`ended` hands back each one whose processing ended, once."""
+
+    def __init__(self) -> None:
+        self.slugs: set[str] = set()
+        self.delay = POLL_FIRST
+
+    def follow(self, spec: OpenAPISpec) -> bool:
+        """A write answered ``spec``: follow it from the first wait (True: it is being processed)."""
+        if not spec.is_processing:
+            return False
+        self.slugs.add(spec.slug)
+        self.delay = POLL_FIRST
+        return True
+
+    def ended(self, specs: Iterable[OpenAPISpec]) -> list[OpenAPISpec]:
+        """The followed specs of ``specs`` (the whole list as read now) no longer processing; the ones
+        processing now are followed from here on, the ones gone are forgotten."""
+        by_slug = {s.slug: s for s in specs}
+        done = [by_slug[slug] for slug in sorted(self.slugs) if slug in by_slug and not by_slug[slug].is_processing]
+        self.slugs = {slug for slug in self.slugs if slug in by_slug} - {s.slug for s in done}
+        self.slugs.update(s.slug for s in by_slug.values() if s.is_processing)
+        return done
+
+    def looked(self) -> None:
+        """A look found specs still processing: wait longer before the next one."""
+        self.delay = next_delay(self.delay)
+
+    def reset(self) -> None:
+        self.delay = POLL_FIRST
+
+    def forget(self, slug: str) -> None:
+        self.slugs.discard(slug)
 
 
 # --- a version's files --------------------------------------------------------------------------------------

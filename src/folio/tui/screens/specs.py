@@ -22,7 +22,7 @@ from textual.widgets import Footer, Header, Static
 
 from folio.models.openapi import OpenAPISpec
 from folio.services import format
-from folio.services.references import POLL_FIRST, display_state, next_delay, processing_report
+from folio.services.references import ProcessingWatch, display_state, processing_report
 from folio.tui import styles_dir
 from folio.tui.errors import notify_error
 from folio.tui.modals.confirm import ConfirmModal
@@ -92,11 +92,9 @@ class SpecsPanel(ResourcePanel[OpenAPISpec]):
         """Words to filter by once the list is in (``:specs petstore``)."""
         self.can_add: bool | None = None
         """Whether the caller may add specs here (None: not known yet)."""
-        self.poll_delay = POLL_FIRST
+        self.following = ProcessingWatch()
         self.paused = False
         self._timer: Timer | None = None
-        self._watching: set[str] = set()
-        """Slugs seen processing: each is reported once its processing ends."""
         self._styles: dict[str, str] = {}
 
     # -- the list ----------------------------------------------------------------------------------------------
@@ -188,17 +186,14 @@ class SpecsPanel(ResourcePanel[OpenAPISpec]):
         """Whether a look is scheduled."""
         return self._timer is not None
 
+    @property
+    def poll_delay(self) -> float:
+        return self.following.delay
+
     def _settled(self, specs: Sequence[OpenAPISpec]) -> None:
-        """Report the specs whose processing ended since they were seen processing; watch the new ones."""
-        by_slug = {s.slug: s for s in specs}
-        for slug in sorted(self._watching):
-            spec = by_slug.get(slug)
-            if spec is None:
-                self._watching.discard(slug)
-            elif not spec.is_processing:
-                self._watching.discard(slug)
-                self._report(spec)
-        self._watching.update(s.slug for s in specs if s.is_processing)
+        """Report the specs whose processing ended since they were seen processing."""
+        for spec in self.following.ended(specs):
+            self._report(spec)
 
     def _report(self, spec: OpenAPISpec) -> None:
         name = safe(spec.slug, limit=100).plain
@@ -211,7 +206,7 @@ class SpecsPanel(ResourcePanel[OpenAPISpec]):
     def _schedule(self) -> None:
         if self.paused or not any(s.is_processing for s in self.items):
             self.stop_polling()
-            self.poll_delay = POLL_FIRST
+            self.following.reset()
             return
         if self._timer is None:
             self._timer = self.set_timer(self.poll_delay, self._look)
@@ -230,7 +225,7 @@ class SpecsPanel(ResourcePanel[OpenAPISpec]):
 
     def resume(self) -> None:
         self.paused = False
-        self.poll_delay = POLL_FIRST
+        self.following.reset()
         self._schedule()
 
     def _look(self) -> None:
@@ -252,7 +247,7 @@ class SpecsPanel(ResourcePanel[OpenAPISpec]):
         self.items = [s for s in items if s is not None]
         self.browser.set_rows([self.row(s) for s in self.items], staged=False)
         self._settled(self.items)
-        self.poll_delay = next_delay(self.poll_delay)
+        self.following.looked()
         self._schedule()
         self.draw_hint()
         self.show_detail()
@@ -288,9 +283,7 @@ class SpecsPanel(ResourcePanel[OpenAPISpec]):
     def _follow(self, spec: OpenAPISpec) -> None:
         """A write answered ``spec`` being processed: report when it ends, and look again soon (the wait starts
         over, and the reload that follows schedules it)."""
-        if spec.is_processing:
-            self._watching.add(spec.slug)
-            self.poll_delay = POLL_FIRST
+        if self.following.follow(spec):
             self.stop_polling()
 
     def action_edit_source(self) -> None:
@@ -368,7 +361,7 @@ class SpecsPanel(ResourcePanel[OpenAPISpec]):
         except Exception as exc:
             notify_error(self, exc, doing=f"Could not delete {name}")
             return
-        self._watching.discard(spec.slug)
+        self.following.forget(spec.slug)
         self.notify(f"Deleted the OpenAPI spec {name}.", markup=False)
         forget = getattr(self.app, "forget", None)
         if callable(forget):  # the palette no longer offers it
