@@ -19,6 +19,7 @@ from folio.services import Services
 from folio.services.conversations import NOT_OFFERED
 from folio.tui.modals.ingest import IngestModal, IngestReportModal
 from folio.tui.screens.cluster import ClusterScreen
+from folio.tui.screens.clusters import ClustersScreen
 from folio.tui.screens.conversation import ConversationScreen
 from folio.tui.screens.conversations import ConversationsScreen
 from folio.tui.widgets.resource_browser import ResourceBrowser
@@ -211,3 +212,27 @@ async def test_a_conversation_screen_without_conversations(state: SandboxState, 
     async with open_app(start) as (app, _pilot):
         assert text_of(app.screen.query_one("#conversation-title", Static)) == NOT_OFFERED
     await services.aclose()
+
+
+# --- the command line ---------------------------------------------------------------------------------------
+
+
+async def command(pilot: Pilot[None], line: str) -> None:
+    await keys(pilot, "colon")
+    await pilot.press(*[{" ": "space"}.get(c, c) for c in line])
+    await keys(pilot, "enter")
+
+
+async def test_command_line_reaches_both_lists_of_the_organization_in_view(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    """``:clusters login`` from the conversations of an organization opens its clusters filtered by the words;
+    ``:conv`` comes back to its conversations."""
+    async with open_app(conversations(services, state)) as (app, pilot):
+        await command(pilot, "clusters login")
+        screen = app.screen
+        assert isinstance(screen, ClustersScreen) and screen.org_id == state.demo_org
+        assert [r[0] for r in rows(screen.panel.browser)] == ["Login loops after SSO redirect"]
+        assert screen.panel.browser.list.filter_text == "login"
+        await command(pilot, "conv")
+        assert isinstance(app.screen, ConversationsScreen) and app.screen.org_id == state.demo_org
