@@ -147,6 +147,24 @@ def _conversation(services: Services, ids: Ids, title: str | None, trail: tuple[
     return ConversationScreen(services, ids["org_id"], ids["conversation_id"], trail=trail)
 
 
+def _sso(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.sso import SsoScreen
+
+    return SsoScreen(services, ids["org_id"], query=ids.get("query"), trail=trail)
+
+
+def _settings(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.settings import SettingsScreen
+
+    return SettingsScreen(services, ids["org_id"], query=ids.get("query"), trail=trail)
+
+
+def _agent(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.agent import AgentScreen
+
+    return AgentScreen(services, ids["org_id"], trail=trail)
+
+
 ROUTES: dict[str, Route] = {
     r.kind: r
     for r in (
@@ -198,6 +216,39 @@ ROUTES: dict[str, Route] = {
             verbs=("site",),
             find="title",
             summary="a docs site: settings, structure, adaptive content",
+        ),
+        Route(
+            "sso",
+            "single sign-on",
+            "single sign-on",
+            ("org_id",),
+            _sso,
+            verbs=("sso", "saml"),
+            find="organization",
+            go_to=False,
+            summary="the organization's SAML providers and the SSO sign-in options they offer",
+        ),
+        Route(
+            "settings",
+            "organization settings",
+            "organization settings",
+            ("org_id",),
+            _settings,
+            verbs=("settings",),
+            find="organization",
+            go_to=False,
+            summary="the organization's settings: title, domains, roles, SSO, AI, invite links, merge rules",
+        ),
+        Route(
+            "agent",
+            "agent instructions",
+            "agent instructions",
+            ("org_id",),
+            _agent,
+            verbs=("agent",),
+            find="organization",
+            go_to=False,
+            summary="the instructions every agent of the organization follows",
         ),
         Route(
             "specs",

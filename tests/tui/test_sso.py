@@ -1,0 +1,164 @@
+"""The single sign-on screen driven by keys over the seeded sandbox: the providers with what the identity provider
+needs, the sign-in options, and every write (create with a real certificate, refusals before sending, update,
+delete), checked in what the sandbox now holds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, Static, TextArea
+
+from folio.sandbox import SandboxState
+from folio.services import Services
+from folio.tui.modals.access_forms import SamlProviderForm
+from folio.tui.modals.site_forms import ChoiceModal, TypedConfirmModal
+from folio.tui.screens.sso import SsoScreen
+from folio.tui.widgets.resource_browser import ResourceBrowser
+from tests.conftest import FROZEN_AT, TOKEN
+from tests.services.test_access_service import make_certificate, member_with, providers
+from tests.tui.conftest import settle
+
+
+@pytest.fixture(autouse=True)
+def frozen(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("folio.services.format.now", lambda: FROZEN_AT)
+
+
+def sso(services: Services, state: SandboxState) -> Callable[[], SsoScreen]:
+    return lambda: SsoScreen(services, state.demo_org, trail=("Northwind Labs",))
+
+
+def rows(browser: ResourceBrowser) -> list[list[str]]:
+    return [[c if isinstance(c, str) else c.plain for c in r.cells] for r in browser.list.visible_rows]
+
+
+def text_of(widget: Static) -> str:
+    return str(widget.render())
+
+
+async def keys(pilot: Pilot[None], *pressed: str) -> None:
+    await pilot.press(*pressed)
+    await settle(pilot)
+
+
+def fill(form: SamlProviderForm, **values: str) -> None:
+    """Put values in the form's fields as if typed (each change is checked as typing would be)."""
+    for name, value in values.items():
+        widget = form.widget(name)
+        if isinstance(widget, TextArea):
+            widget.load_text(value)
+        else:
+            assert isinstance(widget, Input)
+            widget.value = value
+
+
+async def test_providers_their_service_side_and_the_sign_in_options(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    async with open_app(sso(services, state)) as (app, pilot):
+        screen = app.screen
+        assert [r[:2] for r in rows(screen.providers.browser)] == [
+            ["Okta", "active"],
+            ["Entra ID (testing)", "pending"],
+        ]
+        detail = text_of(screen.query_one("#sso-detail", Static))
+        okta = providers(state)["Okta"]
+        assert f"/__/auth/saml/{state.demo_org}/{okta['id']}/acs" in detail
+        assert "not an X.509 certificate" in detail  # the seeded certificate is not one: said, not hidden
+        await keys(pilot, "j")
+        assert "pending (needs entity ID, certificate)" in text_of(screen.query_one("#sso-detail", Static))
+        await keys(pilot, "k", "y")
+        assert isinstance(app.screen, ChoiceModal)
+        await keys(pilot, "enter")  # the first choice: the ACS URL
+        assert app.clipboard.endswith(f"/{okta['id']}/acs") and app.clipboard.startswith("https://")
+        await keys(pilot, "2")
+        assert rows(screen.logins.browser) == [["Okta", app.clipboard.removesuffix("/acs") + "/start"]]
+
+
+async def test_create_a_provider_with_a_real_certificate(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    cert = make_certificate(days=20, cn="login.northwind.dev")
+    async with open_app(sso(services, state), size=(100, 40)) as (app, pilot):
+        await keys(pilot, "n")
+        form = app.screen
+        assert isinstance(form, SamlProviderForm)
+        await keys(pilot, *"Auth0")
+        fill(form, sso_url="https://northwind.auth0.com/samlp", entity_id="urn:northwind.auth0.com", certificate=cert)
+        await settle(pilot)
+        note = text_of(form.query_one("#certificate-note", Static))
+        assert note == "CN=login.northwind.dev: expires 2026-11-21 09:00 UTC (in 20 days): replace it soon."
+        assert form.query_one("#certificate-note").has_class("-warn")
+        await keys(pilot, "ctrl+s")
+        assert not isinstance(app.screen, SamlProviderForm)
+        created = providers(state)["Auth0"]
+        assert created["ssoURL"] == "https://northwind.auth0.com/samlp" and created["certificate"] == cert.strip()
+        assert [r[:2] for r in rows(app.screen.providers.browser)][-1] == ["Auth0", "active"]
+        assert any("SAML provider added: Auth0 (active)." in n.message for n in app._notifications)
+        assert "Auth0" in [r[0] for r in rows(app.screen.logins.browser)]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("sso_url", "http://northwind.auth0.com/samlp", "Must be an https URL"),
+        ("certificate", "MIIBthisisnotacertificate", "not an X.509 certificate"),
+    ],
+)
+async def test_a_provider_is_refused_before_sending(
+    services: Services, state: SandboxState, open_app: Any, field: str, value: str, said: str
+) -> None:
+    before = {k: dict(v) for k, v in state.saml.items()}
+    async with open_app(sso(services, state), size=(100, 40)) as (app, pilot):
+        await keys(pilot, "n")
+        form = app.screen
+        assert isinstance(form, SamlProviderForm)
+        good = {"label": "Auth0", "sso_url": "https://northwind.auth0.com/samlp", "certificate": make_certificate()}
+        fill(form, **{**good, field: value})
+        await keys(pilot, "ctrl+s")
+        assert app.screen is form  # still open, as typed
+        assert said in form.problem_text
+        assert form.values()[field] == value
+    assert {k: dict(v) for k, v in state.saml.items()} == before
+
+
+async def test_edit_a_provider_sends_what_changed(services: Services, state: SandboxState, open_app: Any) -> None:
+    okta = providers(state)["Okta"]
+    seeded_certificate = okta["certificate"]
+    async with open_app(sso(services, state), size=(100, 40)) as (app, pilot):
+        await keys(pilot, "e")
+        form = app.screen
+        assert isinstance(form, SamlProviderForm) and form.values()["label"] == "Okta"
+        assert form.values()["certificate"] == seeded_certificate  # the exact value, not a cleaned copy
+        await keys(pilot, "ctrl+s")
+        assert "Nothing changed yet." in form.problem_text
+        await keys(pilot, "end", *" (prod)", "ctrl+s")
+        assert not isinstance(app.screen, SamlProviderForm)
+    assert okta["label"] == "Okta (prod)" and okta["certificate"] == seeded_certificate
+
+
+async def test_delete_a_provider_after_typing_its_label(services: Services, state: SandboxState, open_app: Any) -> None:
+    async with open_app(sso(services, state)) as (app, pilot):
+        await keys(pilot, "j", "D")
+        assert isinstance(app.screen, TypedConfirmModal)
+        await keys(pilot, *"Entra", "enter")
+        assert isinstance(app.screen, TypedConfirmModal)  # not the label: nothing done
+        assert "Entra ID (testing)" in providers(state)
+        await keys(pilot, "ctrl+u", *"Entra ID (testing)", "enter")
+        assert "Entra ID (testing)" not in providers(state)
+        assert [r[0] for r in rows(app.screen.providers.browser)] == ["Okta"]
+        assert any("SAML provider deleted: Entra ID (testing)." in n.message for n in app._notifications)
+
+
+async def test_only_admins_manage_providers(services: Services, state: SandboxState, open_app: Any) -> None:
+    state.tokens = {TOKEN: member_with(state, "edit")}
+    async with open_app(sso(services, state)) as (app, pilot):
+        panel = app.screen.providers
+        assert panel.check_action("new_provider", ()) is None  # greyed, with the reason
+        assert panel.why_not("new_provider") == "Only admins of the organization can manage SAML providers."
+        assert "Could not load the SAML providers" in (panel.failed.plain if panel.failed else "")
+        await keys(pilot, "n")
+        assert isinstance(app.screen, SsoScreen)
