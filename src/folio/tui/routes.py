@@ -165,6 +165,31 @@ def _agent(services: Services, ids: Ids, title: str | None, trail: tuple[str, ..
     return AgentScreen(services, ids["org_id"], trail=trail)
 
 
+def _members(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.members import MembersScreen
+
+    # ``query``: the words after ``:members``; ``search``: the same, as the session saved it.
+    return MembersScreen(services, ids["org_id"], search=ids.get("search") or ids.get("query"), trail=trail)
+
+
+def _member(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.member import MemberScreen
+
+    return MemberScreen(services, ids["org_id"], ids["user_id"], title=title, trail=trail)
+
+
+def _teams(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.teams import TeamsScreen
+
+    return TeamsScreen(services, ids["org_id"], search=ids.get("search") or ids.get("query"), trail=trail)
+
+
+def _team(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.team import TeamScreen
+
+    return TeamScreen(services, ids["org_id"], ids["team_id"], title=title, trail=trail)
+
+
 ROUTES: dict[str, Route] = {
     r.kind: r
     for r in (
@@ -328,6 +353,44 @@ ROUTES: dict[str, Route] = {
             ("org_id", "conversation_id"),
             _conversation,
             summary="a conversation: its parts, metadata and issues",
+        ),
+        Route(
+            "members",
+            "member list",
+            "member lists",
+            ("org_id", "search"),
+            _members,
+            verbs=("members", "people"),
+            find="organization",
+            go_to=False,
+            summary="the organization's members: roles (one or a marked set, as a plan), SSO, removal",
+        ),
+        Route(
+            "member",
+            "member",
+            "members",
+            ("org_id", "user_id"),
+            _member,
+            summary="a member: the spaces they reach with their permission, their teams",
+        ),
+        Route(
+            "teams",
+            "team list",
+            "team lists",
+            ("org_id", "search"),
+            _teams,
+            verbs=("teams",),
+            find="organization",
+            go_to=False,
+            summary="the organization's teams: create, rename, delete; [words] filters by title",
+        ),
+        Route(
+            "team",
+            "team",
+            "teams",
+            ("org_id", "team_id"),
+            _team,
+            summary="a team's members and their team role; add and remove one or many at once",
         ),
     )
 }
