@@ -121,6 +121,10 @@ async def test_mute_and_unmute_a_cluster(services: Services, state: SandboxState
         assert state.clusters[cid]["muted"] is False
         row = next(r for r in panel.browser.list.rows if r.key == cid)
         assert row.cells[3] == "" and row.style == ""
+        panel.muting.add(cid)  # as while an answer is awaited: a second press waits for it
+        assert panel.why_not("mute") == "The last change to this cluster is still being sent."
+        await keys(pilot, "m")
+        assert state.clusters[cid]["muted"] is False
 
 
 async def test_a_refused_mute_says_why_and_changes_nothing(

@@ -187,6 +187,8 @@ class ClustersPanel(ResourcePanel["IssuesCluster"]):
         self.sort: ClusterSort = "updated"
         self.hide_muted = False
         self.not_offered = False
+        self.muting: set[str] = set()
+        """The clusters whose mute or unmute is being sent (a second press waits for the first answer)."""
 
     def hint(self) -> str:
         if self.not_offered:
@@ -229,6 +231,9 @@ class ClustersPanel(ResourcePanel["IssuesCluster"]):
         if action in ("cycle_sort", "toggle_muted", "mute") and self.not_offered:
             return NOT_OFFERED
         if action == "mute":
+            cluster = self.current
+            if cluster is not None and cluster.id in self.muting:
+                return "The last change to this cluster is still being sent."
             return self.needs_current(action)
         return None
 
@@ -246,7 +251,9 @@ class ClustersPanel(ResourcePanel["IssuesCluster"]):
 
     def action_mute(self) -> None:
         cluster = self.current
-        if cluster is not None:
+        if cluster is not None and cluster.id not in self.muting:
+            self.muting.add(cluster.id)
+            self.screen.refresh_bindings()
             self._set_muted(cluster, not cluster.muted)
 
     @work(exclusive=False, group="clusters-mute", exit_on_error=False)
@@ -257,6 +264,10 @@ class ClustersPanel(ResourcePanel["IssuesCluster"]):
         except Exception as exc:
             notify_error(self, exc, doing=f"Could not {'mute' if muted else 'unmute'} the cluster {name}")
             return
+        finally:
+            self.muting.discard(cluster.id)
+            if self.is_attached:  # not when its screen was left meanwhile
+                self.screen.refresh_bindings()
         if now.muted:
             hidden = " (hidden: h shows the muted ones)" if self.hide_muted else ""
             self.notify(f"Muted: {name}. It prompts no change requests now{hidden}.", markup=False)
