@@ -21,11 +21,12 @@ from folio.sandbox.domain import openapi as openapi_domain
 from folio.sandbox.routes import openapi as openapi_routes
 from folio.sandbox.state import Record
 from folio.services import Services
+from folio.services.references import Usage, Usages
 from folio.tui import routes
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.site_forms import TypedConfirmModal
 from folio.tui.modals.spec_forms import NewSpecForm, SpecSourceForm
-from folio.tui.screens.spec import SpecScreen, SpecVersionScreen
+from folio.tui.screens.spec import SpecScreen, SpecVersionScreen, usage_text
 from folio.tui.screens.specs import SpecsPanel, SpecsScreen
 from folio.tui.widgets.diff_view import DiffView
 from tests.tui.conftest import settle
@@ -358,3 +359,12 @@ async def test_server_text_is_shown_as_text(services: Services, state: SandboxSt
         detail = str(app.screen.query_one("#spec-detail", Static).render())
         assert "[bold red]boom[/] [@click=app.quit]x[/]" in detail and "\x1b" not in detail
         assert app.is_running
+
+
+def test_where_a_spec_is_used_in_words() -> None:
+    api = Usage("s1", "REST API Reference", "p1", "Pet API")
+    assert usage_text(Usages([api], 3, 13)) == (
+        "Used on 1 page: REST API Reference \u203a Pet API (from the cached pages of 3 of 13 spaces)."
+    )
+    assert usage_text(Usages([], 0, 13)) == "Used on no page, from the cached pages of 0 of 13 spaces."
+    assert usage_text(Usages([api] * 6, 1, 1)).endswith("; and 2 more (from the cached pages of 1 of 1 space).")

@@ -130,6 +130,7 @@ async def test_edit_the_instructions(services: Services, state: SandboxState, op
         modal = app.screen
         assert isinstance(modal, TextEntryModal)
         assert modal.text == "Keep product names and code in English. Use the formal 'vous'."
+        assert modal.slot.key == f"translation-instructions:{state.demo_org}/{french['id']}"  # kept as a draft
         await keys(pilot, "end", *" Keep it short.", "ctrl+s")
         assert not isinstance(app.screen, TextEntryModal)
         assert document_text(french["instructions"]).strip() == (
