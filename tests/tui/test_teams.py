@@ -12,6 +12,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, SelectionList, Static
 
+from folio.api.errors import RequestTimeout
 from folio.sandbox import SandboxState
 from folio.services import Services
 from folio.tui import routes
@@ -139,6 +140,24 @@ async def test_create_a_team_with_two_members(services: Services, state: Sandbox
         assert panel.browser.list.highlighted is not None and panel.browser.list.highlighted.key == team_id(
             state, "Platform"
         )
+
+
+async def test_a_create_whose_answer_was_lost_is_looked_for(
+    services: Services, state: SandboxState, open_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = services.client.teams.create
+
+    async def answer_lost(*args: Any, **kwargs: Any) -> Any:
+        await real(*args, **kwargs)
+        raise RequestTimeout(method="PUT", path="/orgs/.../teams")
+
+    monkeypatch.setattr(services.client.teams, "create", answer_lost)
+    async with open_app(teams_screen(services, state)) as (app, pilot):
+        await keys(pilot, "n", *"Platform", "ctrl+s")
+        assert isinstance(app.screen, TeamsScreen)  # found on the service: not sent twice
+        assert [t["title"] for t in state.teams.values()].count("Platform") == 1
+        assert "The answer was lost, but the service has it: it was sent once." in notes(app)
+        assert "Team created: Platform (0 members)" in notes(app)
 
 
 async def test_a_title_of_65_characters_is_refused_before_sending(
