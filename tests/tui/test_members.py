@@ -306,3 +306,16 @@ async def test_removing_from_the_member_screen_goes_back(
         assert lena not in state.members[state.demo_org]
         assert isinstance(app.screen, MembersScreen)
         assert "Lena Vogel" not in names(panel_of(app))  # the list loaded again when shown
+
+
+async def test_the_session_saves_and_rebuilds_the_search(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    from folio.tui.session import rebuild, snapshot
+
+    async with open_app(members_screen(services, state, search="ada")) as (app, pilot):
+        await keys(pilot, "s", "ctrl+u", *"bruno", "enter")
+        saved = snapshot([app.screen])
+    assert saved["screens"][0]["args"] == {"org_id": state.demo_org, "search": "bruno"}
+    (screen,) = rebuild(services, saved)
+    assert isinstance(screen, MembersScreen) and screen.search == "bruno"
