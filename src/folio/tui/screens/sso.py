@@ -105,7 +105,7 @@ class ProvidersPanel(ResourcePanel["SamlProvider"]):
         _key("n", "new_provider", "New", "new", "Add a SAML provider"),
         _key("e", "edit_provider", "Edit", "edit", "Edit the provider under the cursor"),
         _key("D", "delete_provider", "Delete", "delete", "Delete the provider (type its label)"),
-        _key("y", "copy_for_idp", "Copy", "copy", "Copy the ACS URL, start URL, entity ID or id"),
+        _key("y", "copy_for_idp", "Copy", "copy", "Copy the ACS URL, start URL, entity ID or id", show=False),
     ]
 
     def __init__(self, services: Services, org_id: str, *, id: str | None = None) -> None:
@@ -257,7 +257,7 @@ class LoginsPanel(ResourcePanel["SsoLogin"]):
 
     COLUMNS = (Column("label", "Sign-in option", 24), Column("start", "Start URL"))
     EMPTY = "No SSO sign-in is offered: a provider is active once it has an entity ID, a certificate and an SSO URL."
-    NOUN = "SSO sign-in option"
+    NOUN = "sign-in option"
     FAILED = "Could not load the SSO sign-in options"
 
     def __init__(self, services: Services, org_id: str, *, id: str | None = None) -> None:
