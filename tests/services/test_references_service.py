@@ -132,7 +132,7 @@ def test_files_of_the_shapes_a_filesystem_may_take() -> None:
     assert [(f.path, f.text, f.entry) for f in listed] == [("a.yaml", "a: 1", False), ("b.yaml", "b: 1", False)]
     plain = files_of({"/spec/main.yaml": "openapi: 3.1.0\n", "spec/parts/x.yaml": "x: 1"})
     assert [f.path for f in plain] == ["spec/main.yaml", "spec/parts/x.yaml"]
-    assert plain[0].lines == 2
+    assert (plain[0].lines, plain[1].lines, SpecFile("x", "").lines) == (1, 1, 0)
 
 
 def test_file_tree_puts_each_folder_before_its_files() -> None:

@@ -368,3 +368,19 @@ def test_where_a_spec_is_used_in_words() -> None:
     )
     assert usage_text(Usages([], 0, 13)) == "Used on no page, from the cached pages of 0 of 13 spaces."
     assert usage_text(Usages([api] * 6, 1, 1)).endswith("; and 2 more (from the cached pages of 1 of 1 space).")
+
+
+async def test_a_file_is_shown_as_text(services: Services, state: SandboxState, open_app: Any) -> None:
+    newest = state.openapi_specs[state.demo_org]["billing-api"]["versions"][-1]
+    newest["document"] = "openapi: 3.1.0\ninfo:\n  title: \x1b]52;c;aGk=\x07[b]Billing[/b]\x1b[2J\r\n\tversion: 2\n"
+    start = lambda: SpecVersionScreen(services, state.demo_org, "billing-api", newest["id"])  # noqa: E731
+    async with open_app(start) as (app, _pilot):
+        screen = app.screen
+        assert isinstance(screen, SpecVersionScreen)
+        assert rows(screen.files) == [["openapi.yaml (entry)", "4"]]
+        assert screen.query_one(Log).lines == [
+            "openapi: 3.1.0",
+            "info:",
+            "  title: [b]Billing[/b]",
+            "    version: 2",
+        ]

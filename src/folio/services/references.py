@@ -172,7 +172,9 @@ class SpecFile:
 
     @property
     def lines(self) -> int:
-        return self.text.count("\n") + 1 if self.text else 0
+        if not self.text:
+            return 0
+        return self.text.count("\n") + (0 if self.text.endswith("\n") else 1)
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,8 @@ __all__ = ["SpecScreen", "SpecVersionScreen", "VersionsPanel", "usage_text"]
 
 MAX_TEXT = 20_000_000
 """Characters of a file shown; a longer file is cut here, and says so."""
+MAX_LINE = 10_000
+"""Characters of a line shown (a longer line ends with an ellipsis)."""
 SIDE_BY_SIDE_MIN = 120
 
 
@@ -366,8 +368,11 @@ class SpecVersionScreen(FolioScreen):
         if item.file is None:
             log.write_line(safe(f"{item.path}/ is a folder: pick a file.", limit=300).plain)
             return
+        if item.file.lines > 10_000:
+            log.write_line(f"Preparing {item.file.lines:,} lines…")
         lines = await asyncio.to_thread(_lines, item.file.text)
         if self.shown == item.path:
+            log.clear()
             log.write_lines(lines, scroll_end=False)
             log.scroll_home(animate=False)
 
@@ -407,8 +412,12 @@ def _clean(text: str | None) -> str | None:
 
 
 def _lines(text: str) -> list[str]:
-    """The file's lines made safe (off the event loop: a large file takes a moment)."""
-    lines = safe(text[:MAX_TEXT], limit=MAX_TEXT, multiline=True).plain.split("\n")
+    """The file's lines made safe (off the event loop: a large file takes a moment). A line of printable ASCII
+    has nothing to remove; any other goes through ``safe``."""
+    lines = [
+        line.rstrip() if line.isascii() and line.isprintable() else safe(line, limit=MAX_LINE, multiline=True).plain
+        for line in text[:MAX_TEXT].split("\n")
+    ]
     if len(text) > MAX_TEXT:
         lines.append(f"(The file is longer than {MAX_TEXT:,} characters: the rest is not shown.)")
     return lines

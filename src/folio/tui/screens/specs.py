@@ -173,7 +173,8 @@ class SpecsPanel(ResourcePanel[OpenAPISpec]):
 
     def loaded(self, items: list[OpenAPISpec], *, complete: bool) -> None:
         super().loaded(items, complete=complete)
-        if not self.services.connection.is_cache_only():  # a paint from the cache says nothing new
+        # A paint from the cache says nothing new; a list cut short by an error cannot say a spec is gone.
+        if complete and not self.services.connection.is_cache_only():
             self._settled(items)
             self._schedule()
         self.draw_hint()
