@@ -17,6 +17,7 @@ from textual.widgets import Checkbox, Footer, Header, Input, Static
 from folio.models.organization import Organization
 from folio.sandbox import SandboxState
 from folio.services import Services
+from folio.tui import routes
 from folio.tui.modals.access_forms import InviteDeleteForm, JoinConfirm, OrgSettingForm, confirm_join
 from folio.tui.modals.site_forms import TypedConfirmModal
 from folio.tui.screens.base import FolioScreen
@@ -129,6 +130,16 @@ async def test_default_role_is_a_choice_and_none_means_guests(
         assert shown(app.screen.settings_list)["defaultRole"] == "none (guests)"
 
 
+async def test_default_content_is_one_of_the_sites(services: Services, state: SandboxState, open_app: Any) -> None:
+    handbook = next(sid for sid, s in state.sites.items() if s["title"] == "Internal Handbook")
+    async with open_app(settings(services, state), size=(100, 30)) as (app, pilot):
+        await open_setting(pilot, app.screen, "defaultContent")
+        assert isinstance(app.screen, OrgSettingForm) and app.screen.values() == {"value": "none"}
+        await keys(pilot, "enter", "up", "enter", "ctrl+s")  # open on none; the one above: Internal Handbook
+        assert state.orgs[state.demo_org]["defaultContent"] == {"type": "site", "site": handbook}
+        assert shown(app.screen.settings_list)["defaultContent"] == "Internal Handbook"
+
+
 async def test_read_only_rows_say_why(services: Services, state: SandboxState, open_app: Any) -> None:
     async with open_app(settings(services, state)) as (app, pilot):
         screen = app.screen
@@ -205,3 +216,28 @@ async def test_join_an_organization_by_email_domain(services: Services, state: S
         await keys(pilot, "J")
         assert isinstance(app.screen, JoinHost)
         assert said(app)[-1] == "You are already a member of this organization."
+
+
+async def test_the_verbs_open_the_screens_of_the_organization_in_view(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    from folio.tui.screens.agent import AgentScreen
+    from folio.tui.screens.organization import OrganizationScreen
+    from folio.tui.screens.sso import SsoScreen
+
+    def start() -> OrganizationScreen:
+        return OrganizationScreen(services, state.demo_org, title="Northwind Labs", trail=("Organizations",))
+
+    async with open_app(start) as (app, pilot):
+        for verb, kind in (("sso", SsoScreen), ("settings", SettingsScreen), ("agent", AgentScreen)):
+            await keys(pilot, "colon", *verb, "enter")
+            assert isinstance(app.screen, kind) and app.screen.org_id == state.demo_org
+            assert app.screen.trail == ("Organizations", "Northwind Labs", app.screen.crumb)
+            await keys(pilot, "escape")
+            assert isinstance(app.screen, OrganizationScreen)
+
+
+async def test_words_after_the_verb_filter_the_settings(services: Services, state: SandboxState, open_app: Any) -> None:
+    screen = routes.build(services, "settings", {"org_id": state.demo_org, "query": "host"})
+    async with open_app(lambda: screen) as (app, _):
+        assert list(shown(app.screen.settings_list)) == ["hostname"]
