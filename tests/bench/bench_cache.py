@@ -88,7 +88,7 @@ async def _measure(url: str, org: str, rounds: int, home: Path) -> tuple[dict[st
     plain_client = GitBookClient(token=Token(BENCH_TOKEN), base_url=url)
     plain = Services(plain_client, where="bench")
     await cached.me()  # confirms the account: its cache opens
-    app = FolioApp(plain, start=lambda: OrganizationsScreen(plain.browse))
+    app = FolioApp(plain, start=lambda: OrganizationsScreen(plain))
     app.animation_level = "none"
     info: dict[str, Any] = {}
     async with app.run_test(size=(120, 40)) as pilot:

@@ -61,7 +61,7 @@ def opener(name: str, services: Services, state: SandboxState) -> Callable[[], S
     t = targets_of(state)
     number = state.change_requests[t["cr"]]["number"]
     builds: dict[str, tuple[str, str, Callable[[Any], Screen[Any]]]] = {
-        "organizations": ("organizations", "OrganizationsScreen", lambda cls: cls(services.browse)),
+        "organizations": ("organizations", "OrganizationsScreen", lambda cls: cls(services)),
         "organization": ("organization", "OrganizationScreen", lambda cls: cls(services, t["org"])),
         "space": ("space", "SpaceScreen", lambda cls: cls(services, t["space"])),
         "change-request": ("change_request", "ChangeRequestScreen", lambda cls: cls(services, t["space"], number)),

@@ -3,13 +3,17 @@ jumps, the forms): each test failed before its fix."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Footer
 
 from folio.sandbox import SandboxState
 from folio.services import Services
+from folio.tui.screens.base import FolioScreen
 from folio.tui.screens.organization import OrganizationScreen
 from folio.tui.screens.organizations import OrganizationsScreen
 from tests.conftest import FROZEN_AT
@@ -85,3 +89,39 @@ async def test_esc_after_a_jump_goes_to_the_screen_the_breadcrumb_shows(services
         await pilot.press("escape")
         await settle(pilot)
         assert app.screen is organization
+
+
+class Poking(FolioScreen):
+    """A screen with one action that cannot act while ``ready`` is False, and says why."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("x", "poke", "Poke", id="test.poke", tooltip="Poke")]
+
+    def __init__(self, services: Services) -> None:
+        super().__init__(services)
+        self.ready = False
+        self.pokes = 0
+
+    def compose(self) -> ComposeResult:
+        yield Footer()
+
+    def why_not(self, action: str) -> str | None:
+        return "Nothing to poke yet." if action == "poke" and not self.ready else None
+
+    def action_poke(self) -> None:
+        self.pokes += 1
+
+
+async def test_a_key_that_cannot_act_says_why(open_app: Any, services: Services) -> None:
+    """#13: a greyed-out key tells why when pressed, and acts once it can."""
+    async with open_app(lambda: Poking(services)) as (app, pilot):
+        screen = app.screen
+        assert screen.check_action("poke", ()) is None  # greyed out in the footer
+        await pilot.press("x")
+        await settle(pilot)
+        assert screen.pokes == 0
+        assert [n.message for n in app._notifications][-1:] == ["Nothing to poke yet."]
+        screen.ready = True
+        screen.refresh_bindings()
+        await pilot.press("x")
+        await settle(pilot)
+        assert screen.pokes == 1

@@ -198,7 +198,7 @@ async def walk(pilot: Pilot[None], services: Services, state: SandboxState, visi
         screen: Any = app.screen
         ids = [o.id for o in getattr(screen, "organizations", [])]
         if target["org"] in ids:
-            screen.table.move_cursor(row=ids.index(target["org"]), animate=False)
+            screen.panel.browser.list.move_to(target["org"])
             await pilot.press("enter")
             await settle(pilot)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -9,6 +10,7 @@ from textual.pilot import Pilot
 
 from folio.sandbox import SandboxState
 from folio.services import Services
+from folio.tui import routes
 from folio.tui.screens.base import CRUMB
 from folio.tui.screens.organization import OrganizationScreen
 from folio.tui.screens.organizations import OrganizationsScreen
@@ -151,23 +153,26 @@ async def test_the_spaces_tab_lists_every_space(open_app: Any, org_screen: Any, 
         guide = next(s for s in state.spaces.values() if s["title"] == "User Guide")
         assert item is not None and item.id == guide["id"] and item.kind == "space"
         assert item.url and item.url.endswith(f"/s/{guide['id']}/")
-        assert app.loaded[("space", guide["id"])][0] == "User Guide"
+        assert app.loaded[("space", guide["id"])].title == "User Guide"
         pytest.importorskip("folio.tui.screens.space")
         await pilot.press("enter")
         await pilot.pause()
         assert type(app.screen).__name__ == "SpaceScreen"
 
 
-async def test_a_missing_screen_is_said_in_words(open_app: Any, org_screen: Any, monkeypatch: Any) -> None:
-    def missing(name: str) -> Any:
-        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+async def test_a_screen_that_cannot_be_built_is_said_in_words(
+    open_app: Any, org_screen: Any, monkeypatch: Any
+) -> None:
+    def missing(*args: Any) -> Any:
+        raise ModuleNotFoundError("No module named 'folio.tui.screens.space'", name="folio.tui.screens.space")
 
-    monkeypatch.setattr("folio.tui.screens.organization.import_module", missing)
+    monkeypatch.setitem(routes.ROUTES, "space", dataclasses.replace(routes.ROUTES["space"], builder=missing))
     async with open_app(org_screen) as (app, pilot):
         await pilot.press("2", "enter")
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, OrganizationScreen)
-        assert [n.message for n in app._notifications] == ["This build of Folio cannot open a space yet."]
+        messages = [n.message for n in app._notifications]
+        assert len(messages) == 1 and messages[0].startswith("Could not open that screen: Something went wrong")
 
 
 # --- change requests -----------------------------------------------------------------------------------------
@@ -196,7 +201,8 @@ async def test_the_inbox_lists_open_change_requests_with_their_reviews(open_app:
         assert rows[5][-3:] == ["13 d ago", "1", "✓1"]
         item = screen.current_item()
         assert item is not None and item.kind == "change request" and item.url and "/~/changes/2/" in item.url
-        assert ("change-request", item.id) in app.loaded
+        cr = next(c for c in screen.inbox.items if c.id == item.id)
+        assert ("change-request", f"{cr.space}/{cr.id}") in app.loaded
 
 
 async def test_reviews_are_read_only_for_the_rows_on_screen(
@@ -375,7 +381,7 @@ async def test_without_a_title_the_trail_names_the_organization(
 async def test_enter_on_an_organization_opens_it(open_app: Any, state: SandboxState) -> None:
     async with open_app(size=(100, 30)) as (app, pilot):
         assert isinstance(app.screen, OrganizationsScreen)
-        assert app.loaded[("organization", state.demo_org)][0] == "Northwind Labs"
+        assert app.loaded[("organization", state.demo_org)].title == "Northwind Labs"
         await pilot.press("enter")
         await settle(pilot)
         screen = _screen(pilot)
@@ -384,5 +390,7 @@ async def test_enter_on_an_organization_opens_it(open_app: Any, state: SandboxSt
         assert _indented(screen.content_tree) == TREE
         await pilot.press("escape")
         assert isinstance(app.screen, OrganizationsScreen)
-        opened = app.loaded[("organization", state.demo_org)][1]()
+        app.go_to("organization", state.demo_org)  # the go-to builds it again from its route
+        await settle(pilot)
+        opened = app.screen
         assert isinstance(opened, OrganizationScreen) and opened.org_id == state.demo_org

@@ -212,8 +212,9 @@ async def test_a_service_without_the_links_list_says_so(bare_services: Services,
         assert isinstance(screen, SpaceScreen)
         assert text(screen, "#space-links-summary") == "This service does not offer the links list."
         assert not screen.browser("links").display
-        assert screen.check_action("broken_only", ()) is None  # b greyed out
+        assert screen.panel("links").check_action("broken_only", ()) is None  # b greyed out
         assert not [n for n in app._notifications if n.severity == "error"]
+        assert screen.panel("links").why_not("broken_only") == "This service does not offer the links list."
 
 
 async def test_r_refreshes_the_space_and_the_tab(open_space: Callable[..., Any], state: SandboxState) -> None:

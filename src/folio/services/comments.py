@@ -15,18 +15,39 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from folio.api.errors import ApiError, InvalidRequest, NotFound, Offline
 from folio.api.limits import check_length
 from folio.api.resources.comments import EMOJI_MAX
-from folio.models.common import Page, document_text
-from folio.services import format
-from folio.services.outbox import OutboxService, Queued, outbox_of, target_key
+from folio.models.common import Page
+from folio.services.comment_listing import (
+    COMMON_REACTIONS,
+    MAX_BLOCK_PAGES,
+    STATUSES,
+    BlockGroup,
+    CommentList,
+    Cr,
+    PageChoice,
+    PageGroup,
+    Status,
+    Thread,
+    age,
+    find_block,
+    first_line,
+    group_comments,
+    is_mine,
+    may,
+    my_reactions,
+    page_choices,
+    page_title,
+    plain_markdown,
+    reactions_summary,
+    stamp,
+)
+from folio.services.outbox import CLOCK_SKEW, OutboxService, Queued, outbox_of, target_key
 
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
@@ -40,9 +61,11 @@ __all__ = [
     "BlockGroup",
     "CommentList",
     "CommentService",
+    "Cr",
     "PageChoice",
     "PageGroup",
     "Queued",
+    "Status",
     "Thread",
     "age",
     "find_block",
@@ -51,221 +74,12 @@ __all__ = [
     "is_mine",
     "may",
     "my_reactions",
+    "page_choices",
+    "page_title",
     "plain_markdown",
     "reactions_summary",
+    "stamp",
 ]
-
-Status = Literal["open", "resolved", "all"]
-Cr = str | int | None
-"""A change request's id or number; None addresses the space's own comments."""
-STATUSES: tuple[Status, ...] = ("open", "resolved", "all")
-COMMON_REACTIONS: tuple[str, ...] = ("👍", "❤️", "🎉", "👀", "✅", "😄")
-MAX_BLOCK_PAGES = 20
-"""At most this many pages are read to find the text of commented blocks (one request each)."""
-
-# --- what the screens show -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PageChoice:
-    """A page one can comment on: id, title, depth in the tree (for indenting a picker)."""
-
-    id: str
-    title: str
-    depth: int = 0
-
-
-@dataclass
-class BlockGroup:
-    """The comments on one block of a page (``node_id`` None: on the page itself), newest first."""
-
-    node_id: str | None
-    text: str | None
-    comments: list[Comment] = field(default_factory=list)
-
-    @property
-    def label(self) -> str:
-        if self.node_id is None:
-            return "On the page"
-        if self.text:
-            return f"¶ “{first_line(self.text, 60)}”"
-        return f"Block {self.node_id}"
-
-
-@dataclass
-class PageGroup:
-    """The comments on one page (``page_id`` None: on the whole space or change request)."""
-
-    page_id: str | None
-    title: str
-    blocks: list[BlockGroup] = field(default_factory=list)
-
-    @property
-    def count(self) -> int:
-        return sum(len(b.comments) for b in self.blocks)
-
-
-@dataclass
-class CommentList:
-    """Every comment of a space or a change request, the pages of its content, and who is asking."""
-
-    comments: list[Comment]
-    pages: list[PageChoice]
-    me: User | None = None
-    block_texts: dict[str, str] = field(default_factory=dict)
-    change_request: Cr = None
-
-    def count(self, status: Status) -> int:
-        return sum(1 for c in self.comments if status == "all" or c.status == status)
-
-    def groups(self, status: Status = "all") -> list[PageGroup]:
-        return group_comments(
-            self.comments, self.pages, self.block_texts, status=status, change_request=self.change_request
-        )
-
-    def page_title(self, page_id: str | None) -> str:
-        return page_title(self.pages, page_id, self.change_request)
-
-
-@dataclass
-class Thread:
-    """A comment, its replies oldest first, where it sits, and who is asking."""
-
-    comment: Comment
-    replies: list[CommentReply]
-    where: str
-    me: User | None
-    replies_listed: bool = True
-    """False when the service does not list replies under this prefix (the count is all there is)."""
-
-
-# --- pure helpers ----------------------------------------------------------------------------------------------
-
-
-def first_line(text: str, limit: int = 120) -> str:
-    """The first non-empty line of ``text``, cut to ``limit`` characters."""
-    line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
-    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
-
-
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_MARKS = re.compile(r"(\*\*|__|~~|`|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w))")
-_LEAD = re.compile(r"^\s{0,3}(#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)")
-
-
-def plain_markdown(text: str) -> str:
-    """Markdown read as text for a one-line summary: links to their text, emphasis and heading marks gone."""
-    lines = (_LEAD.sub("", line) for line in text.splitlines())
-    return _MARKS.sub("", _LINK.sub(r"\1", "\n".join(lines)))
-
-
-def age(at: datetime | None, now: datetime) -> str:
-    """How long ago, as lists say it (``5 min ago``): :func:`folio.services.format.ago`."""
-    return format.ago(at, now)
-
-
-def stamp(at: datetime | None) -> str:
-    """A time as ``2026-10-31 21:00 UTC``: :func:`folio.services.format.stamp`."""
-    return format.stamp(at)
-
-
-def reactions_summary(reactions: Iterable[Any]) -> str:
-    """``👍2 👀3``: each emoji with its count (the users' number when the count is missing)."""
-    return " ".join(f"{r.emoji}{r.count or len(r.users)}" for r in reactions if (r.count or r.users))
-
-
-def is_mine(item: Comment | CommentReply, me: User | None) -> bool:
-    return me is not None and item.posted_by is not None and item.posted_by.id == me.id
-
-
-def my_reactions(item: Comment | CommentReply, me: User | None) -> list[str]:
-    """The emoji ``me`` reacted with on ``item``."""
-    return [r.emoji for r in item.reactions if me is not None and r.by(me.id)]
-
-
-def may(item: Comment | CommentReply, flag: Literal["view", "edit", "reply", "delete"]) -> bool:
-    """What the service's ``permissions`` allow; True when it sent none (the service then decides)."""
-    if "permissions" not in item.model_fields_set:
-        return True
-    return bool(getattr(item.permissions, flag))
-
-
-def find_block(document: Any, node_id: str) -> str | None:
-    """The text of the block whose ``key`` is ``node_id`` in a rich-text document, or None."""
-    if isinstance(document, dict):
-        if document.get("key") == node_id:
-            return document_text(document).strip() or None
-        for child in document.get("nodes") or ():
-            found = find_block(child, node_id)
-            if found is not None:
-                return found
-    elif isinstance(document, list):
-        for child in document:
-            found = find_block(child, node_id)
-            if found is not None:
-                return found
-    return None
-
-
-def page_choices(pages: Sequence[Page]) -> list[PageChoice]:
-    """The commentable (document) pages of a tree, depth first, with their depth in the tree."""
-    out: list[PageChoice] = []
-
-    def visit(items: Sequence[Page], depth: int) -> None:
-        for page in items:
-            if page.type == "document":
-                out.append(PageChoice(page.id, page.title or "Untitled", depth))
-            visit(page.pages, depth + 1)
-
-    visit(pages, 0)
-    return out
-
-
-def page_title(pages: Sequence[PageChoice], page_id: str | None, change_request: Cr = None) -> str:
-    if page_id is None:
-        return "The whole change request" if change_request is not None else "The whole space"
-    found = next((p for p in pages if p.id == page_id), None)
-    return found.title if found else f"Page {page_id} (not in the current content)"
-
-
-def group_comments(
-    comments: Iterable[Comment],
-    pages: Sequence[PageChoice],
-    block_texts: dict[str, str] | None = None,
-    *,
-    status: Status = "all",
-    change_request: Cr = None,
-) -> list[PageGroup]:
-    """Comments grouped by page (the whole space first, then the content's order, then pages no longer in it)
-    and, within a page, by block (the page itself first, then blocks by their newest comment)."""
-    texts = block_texts or {}
-    by_page: dict[str | None, dict[str | None, BlockGroup]] = {}
-    for comment in comments:
-        if status != "all" and comment.status != status:
-            continue
-        node = comment.target.node.id if comment.target.node else None
-        page = comment.page_id
-        blocks = by_page.setdefault(page, {})
-        if node not in blocks:
-            blocks[node] = BlockGroup(node, texts.get(node) if node else None)
-        blocks[node].comments.append(comment)
-    order = {p.id: n for n, p in enumerate(pages)}
-    keys = sorted(by_page, key=lambda k: (-1, 0) if k is None else (0, order[k]) if k in order else (1, 0))
-    groups = []
-    for key in keys:
-        blocks = by_page[key]
-        for block in blocks.values():
-            block.comments.sort(key=_posted, reverse=True)
-        ordered = sorted(blocks.values(), key=lambda b: (b.node_id is not None, -_posted(b.comments[0])))
-        groups.append(PageGroup(key, page_title(pages, key, change_request), ordered))
-    return groups
-
-
-def _posted(comment: Comment) -> float:
-    return comment.posted_at.timestamp() if comment.posted_at else 0.0
-
-
-# --- the service -------------------------------------------------------------------------------------------------
 
 
 class CommentService:
@@ -436,6 +250,48 @@ class CommentService:
             return await self._queue(outbox, "reply", payload, target, "a reply", where)
         return await self._client.comments.reply(space_id, comment_id, markdown, change_request=change_request)
 
+    # -- a write whose answer was lost: is it there? -------------------------------------------------------------
+
+    async def find_comment(
+        self,
+        space_id: str,
+        markdown: str,
+        *,
+        change_request: Cr = None,
+        page: str | None = None,
+        node: str | None = None,
+        since: float,
+    ) -> Comment | None:
+        """The caller's comment with this text on this page and block, posted after ``since`` (a timestamp, less
+        the clock skew between this machine and the service), if the service has it."""
+        me = (await self._services.me()).id
+        listing = self._client.comments.list(
+            space_id,
+            change_request=change_request,
+            format="markdown",
+            status="all",
+            target_page=page,
+            authors=[me],
+            limit=1000,
+        )
+        posts = [
+            c
+            for c in await listing.collect()
+            if c.page_id == page and (c.target.node.id if c.target.node else None) == node
+        ]
+        return next((c for c in posts if _same_post(c, me, markdown, since)), None)
+
+    async def find_reply(
+        self, space_id: str, comment_id: str, markdown: str, *, change_request: Cr = None, since: float
+    ) -> CommentReply | None:
+        """The caller's reply with this text to ``comment_id``, posted after ``since``, if the service has it.
+        Raises ``NotFound`` when the service cannot list the replies (it cannot be checked)."""
+        me = (await self._services.me()).id
+        replies = await self._client.comments.replies(
+            space_id, comment_id, change_request=change_request, format="markdown", limit=1000
+        ).collect()
+        return next((r for r in replies if _same_post(r, me, markdown, since)), None)
+
     async def _update(
         self, space_id: str, comment_id: str, reply_id: str | None, change_request: Cr, **fields: Any
     ) -> Comment | CommentReply:
@@ -495,3 +351,12 @@ class CommentService:
         return await self._client.comments.update(
             space_id, comment_id, change_request=change_request, resolved=resolved
         )
+
+
+def _same_post(post: Comment | CommentReply, me: str, markdown: str, since: float) -> bool:
+    return (
+        post.posted_by is not None
+        and post.posted_by.id == me
+        and post.text.strip() == markdown.strip()
+        and (post.posted_at is None or post.posted_at.timestamp() >= since - CLOCK_SKEW)
+    )

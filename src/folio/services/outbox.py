@@ -331,11 +331,12 @@ class OutboxService:
                 post = await comments.get(space, p["comment"], change_request=cr)
             reaction = post.reaction(p["emoji"])
             return (reaction is not None and reaction.by(me)) != bool(p.get("remove"))
+        found: object | None
         if item.kind == "reply":
             try:
-                posts: list[Any] = await comments.replies(
-                    space, p["comment"], change_request=cr, format="markdown", limit=1000
-                ).collect()
+                found = await self._services.comments.find_reply(
+                    space, p["comment"], str(p["markdown"]), change_request=cr, since=item.created_at
+                )
             except errors.NotFound:
                 await comments.get(space, p["comment"], change_request=cr)  # a deleted thread: NotFound again
                 raise _Unsure(
@@ -343,29 +344,15 @@ class OutboxService:
                     " so it was not sent again: look at the thread, then discard this item."
                 ) from None
         else:
-            listing = comments.list(
+            found = await self._services.comments.find_comment(
                 space,
+                str(p["markdown"]),
                 change_request=cr,
-                format="markdown",
-                status="all",
-                target_page=p.get("page"),
-                authors=[me],
-                limit=1000,
+                page=p.get("page"),
+                node=p.get("node"),
+                since=item.created_at,
             )
-            posts = [
-                c
-                for c in await listing.collect()
-                if c.page_id == p.get("page") and (c.target.node.id if c.target.node else None) == p.get("node")
-            ]
-        text = str(p["markdown"]).strip()
-        since = item.created_at - CLOCK_SKEW
-        return any(
-            post.posted_by is not None
-            and post.posted_by.id == me
-            and post.text.strip() == text
-            and (post.posted_at is None or post.posted_at.timestamp() >= since)
-            for post in posts
-        )
+        return found is not None
 
 
 # -- what a failure means ---------------------------------------------------------------------------------------

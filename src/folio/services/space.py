@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from folio.api.errors import NotOffered
 from folio.models.common import ContentRefFile, ContentRefPage, File, Page
 from folio.models.space import Space
+from folio.services import format
 
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
@@ -240,9 +241,9 @@ def _describe_link(link: ContentLink, pages: Named, files: Named) -> LinkEntry:
 
 
 def change_request_cells(cr: ChangeRequest) -> tuple[str, ...]:
-    """Number, subject, status, author, last update (a date), open comments."""
+    """Number, subject, status, author, last update (relative, as every list says it), open comments."""
     author = cr.created_by.display_name if cr.created_by else ""
-    updated = cr.updated_at.date().isoformat() if cr.updated_at else "—"
+    updated = format.ago(cr.updated_at)
     return (f"#{cr.number}", cr.subject or "Untitled", str(cr.status), author or "—", updated, str(cr.comments))
 
 

@@ -17,7 +17,7 @@ from textual.widget import Widget
 
 from folio.tui.safe import safe
 
-__all__ = ["advice", "error_message", "error_text", "notify_error"]
+__all__ = ["advice", "brief_text", "error_message", "error_text", "notify_error"]
 
 log = logging.getLogger("folio.tui")
 
@@ -33,6 +33,13 @@ def error_text(exc: BaseException) -> str:
     return f"Something went wrong inside Folio ({type(exc).__name__}). Run with --debug to log the details."
 
 
+def brief_text(exc: BaseException) -> str:
+    """The sentence without where it happened (``— POST /spaces/…``): what a dialog has room for."""
+    text = error_text(exc)
+    where = f"{getattr(exc, 'method', '')} {getattr(exc, 'path', '')}".strip()
+    return text.replace(f" — {where}", "") if where else text
+
+
 def advice(exc: BaseException) -> str | None:
     """What the user can do about an error, where there is something to say."""
     status = getattr(exc, "status", None)
@@ -43,9 +50,12 @@ def advice(exc: BaseException) -> str | None:
     return None
 
 
-def error_message(exc: BaseException, *, doing: str | None = None, hint: str | None = None) -> Content:
-    """The error as safe content: ``"<doing>: <what failed>. <advice> <hint>"``."""
-    text = error_text(exc)
+def error_message(
+    exc: BaseException, *, doing: str | None = None, hint: str | None = None, brief: bool = False
+) -> Content:
+    """The error as safe content: ``"<doing>: <what failed>. <advice> <hint>"`` (``brief``: without the method
+    and path, for dialogs)."""
+    text = brief_text(exc) if brief else error_text(exc)
     if doing:
         text = f"{doing}: {text}"
     for extra in (advice(exc), hint):

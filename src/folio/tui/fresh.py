@@ -14,6 +14,7 @@ Later calls (``r``, a changed filter) read the service directly: what is on scre
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -128,6 +129,11 @@ def cache_first(method: F) -> F:
                 await method(self, *args, **kwargs)
             if revalidation is not None:
                 revalidation.flush()
+        except asyncio.CancelledError:
+            # A newer load took over (an exclusive worker): this one's age must not stay in the header.
+            if painted:
+                _show_age(self, key, None)
+            raise
         finally:
             _revalidation.reset(token)
         done.add(key)

@@ -21,6 +21,7 @@ import asyncio
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual import events
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
 from textual.content import Content
@@ -28,6 +29,7 @@ from textual.screen import ModalScreen, Screen
 
 from folio.config.settings import RefreshSettings
 from folio.tui import styles_dir
+from folio.tui.actions import why_unavailable
 from folio.tui.app.keeping import SESSION_EVERY, Keeping
 from folio.tui.commands import FolioCommands, key_entries
 from folio.tui.safe import safe
@@ -171,6 +173,12 @@ class FolioApp(Keeping):
         return not (
             action in ("quit", "command_line") and isinstance(top, ModalScreen) and not isinstance(top, CommandPalette)
         )
+
+    def on_key(self, event: events.Key) -> None:
+        """A key whose binding is greyed out here says why (``folio.tui.actions``), instead of doing nothing."""
+        reason = why_unavailable(self.screen, event.key)
+        if reason:
+            self.notify(reason, timeout=4, markup=False)
 
     def action_interrupt(self) -> None:
         self._leave()

@@ -353,35 +353,40 @@ class FormModal(ModalScreen[T | None], Generic[T]):
         self.save_draft()
         if not may_have_reached(exc):
             field = field_of(exc)
-            message = error_message(exc, doing=self.FAILED, hint="What you typed is kept; fix it or try again.")
+            message = error_message(
+                exc, doing=self.FAILED, hint="What you typed is kept; fix it or try again.", brief=True
+            )
             if field is not None and field.split(".")[0] in {f.name for f in self.fields()}:
                 self.show_problems({field.split(".")[0]: message.plain})
                 self.say(Content(f"{self.FAILED}: see the field above. What you typed is kept."))
             else:
                 self.say(message)
             return None
-        self.say(Content("The answer was lost: it may have been sent. Checking…"))
+        said = error_message(exc, doing=self.FAILED, brief=True).plain
+        self.say(Content(f"{said}. It may have been done all the same: checking…"))
         try:
             found = await self.find_sent(values)
         except Exception as lookup:
             self.say(
                 error_message(
                     lookup,
-                    doing="The answer was lost and Folio could not check whether it was done",
-                    hint="Look on the service before sending again; what you typed is kept.",
+                    doing=f"{said}. It may have been done, and Folio could not check",
+                    hint="Look on the service before sending again. What you typed is kept.",
+                    brief=True,
                 )
             )
             return None
         if found is NOT_CHECKED:
             self.say(
-                Content(
-                    "The answer was lost: it may have been done. Folio cannot check this kind of change: "
-                    "look before sending again (what you typed is kept)."
+                safe(
+                    f"{said}. It may have been done all the same, and Folio cannot check this kind of change: "
+                    "look before sending again. What you typed is kept.",
+                    limit=900,
                 )
             )
             return None
         if found is None:
-            self.say(Content("The answer was lost, and it was not done: nothing was sent. ctrl+s sends it again."))
+            self.say(safe(f"{said}. Folio checked: it was not done. What you typed is kept: ctrl+s sends it.", limit=900))
             return None
         self.notify("The answer was lost, but the service has it: it was sent once.", markup=False)
         return found

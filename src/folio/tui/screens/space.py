@@ -5,7 +5,7 @@ open change requests and comments). Each list loads in a worker of its own the f
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, work
 from textual.app import ComposeResult
@@ -15,29 +15,25 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
 
-from folio.models.change_request import ChangeRequest
 from folio.services.space import (
-    CR_STATUSES,
     FileEntry,
-    LinkEntry,
     LinksReport,
     PageEntry,
     SpaceService,
-    change_request_cells,
-    next_cr_status,
     space_facts,
     space_label,
 )
 from folio.tui import styles_dir
 from folio.tui.errors import error_message, notify_error
 from folio.tui.fresh import cache_first
-from folio.tui.navigation import Open
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.page_tree import PageTree
 from folio.tui.widgets.page_view import PageView
 from folio.tui.widgets.resource_browser import ResourceBrowser
-from folio.tui.widgets.resource_list import Column, ResourceList, Row
+from folio.tui.widgets.resource_list import ResourceList, Row
+from folio.tui.widgets.resource_panel import ResourcePanel
+from folio.tui.widgets.space_panels import ChangeRequestsPanel, FilesPanel, LinksPanel
 
 if TYPE_CHECKING:
     from folio.models.space import Space
@@ -48,31 +44,6 @@ __all__ = ["SpaceScreen"]
 TABS = ("tab-pages", "tab-files", "tab-links", "tab-crs", "tab-comments")
 NARROW = 70
 """Below this many columns the page tree sits above the page instead of beside it."""
-
-FILE_COLUMNS = (
-    Column("name", "Name"),
-    Column("type", "Type", 16),
-    Column("size", "Size", 9, align="right"),
-    Column("dims", "Dimensions", 11),
-)
-LINK_COLUMNS = (
-    Column("status", "Status", 8),
-    Column("target", "Target"),
-    Column("kind", "Kind", 4),
-    Column("used", "Used on", 20),
-)
-CR_COLUMNS = (
-    Column("number", "#", 4, align="right"),
-    Column("subject", "Subject"),
-    Column("status", "Status", 8),
-    Column("author", "Author", 14),
-    Column("updated", "Updated", 10),
-    Column("comments", "Comments", 8, align="right"),
-)
-
-
-def _row(key: str, cells: tuple[str, ...], data: object, style: str = "") -> Row:
-    return Row(key, [safe(cell, limit=300) for cell in cells], style=style, data=data)
 
 
 def _tab_binding(key: str, tab: str, label: str, tooltip: str) -> Binding:
@@ -94,10 +65,6 @@ class SpaceScreen(FolioScreen):
         _tab_binding("5", "tab-comments", "Comments", "Show the space's comments"),
         Binding("space", "show_page", "Show page", show=False, id="space.show-page",
                 tooltip="Show the page under the cursor"),
-        Binding("b", "broken_only", "Broken", id="space.broken-only",
-                tooltip="Show only the broken links, or all the links again"),
-        Binding("s", "cycle_status", "Status", id="space.cr-status",
-                tooltip="Show the change requests of the next status: open, draft, archived, merged, all"),
     ]  # fmt: skip
 
     def __init__(
@@ -109,10 +76,6 @@ class SpaceScreen(FolioScreen):
         self.spaces: SpaceService = services.space
         self.space: Space | None = None
         self.pages: list[PageEntry] = []
-        self.files: list[FileEntry] | None = None
-        self.links: LinksReport | None = None
-        self.broken_only = False
-        self.cr_status = CR_STATUSES[0]
         self._loaded: set[str] = set()
         self.set_crumb(title or "Space")
 
@@ -124,13 +87,11 @@ class SpaceScreen(FolioScreen):
                 yield PageTree(id="space-tree")
                 yield PageView(id="space-page")
             with TabPane("2 Files", id="tab-files"):
-                yield ResourceBrowser(FILE_COLUMNS, empty="This space has no files.", id="space-files")
+                yield FilesPanel(self.services, self.space_id, id="space-files")
             with TabPane("3 Links", id="tab-links"):
-                yield Static(classes="space-summary", id="space-links-summary")
-                yield ResourceBrowser(LINK_COLUMNS, empty="The pages of this space link to nothing.", id="space-links")
+                yield LinksPanel(self.services, self.space_id, self._known, id="space-links")
             with TabPane("4 Change requests", id="tab-crs"):
-                yield Static(classes="space-summary", id="space-crs-summary")
-                yield ResourceBrowser(CR_COLUMNS, empty="No change request here.", id="space-crs")
+                yield ChangeRequestsPanel(self.services, self.space_id, id="space-crs")
             with TabPane("5 Comments", id="tab-comments"):
                 yield self._comments_panel()
         yield Footer()
@@ -156,11 +117,23 @@ class SpaceScreen(FolioScreen):
     def page_view(self) -> PageView:
         return self.query_one("#space-page", PageView)
 
-    def browser(self, name: str) -> ResourceBrowser:
-        return self.query_one(f"#space-{name}", ResourceBrowser)
+    def panel(self, name: str) -> ResourcePanel[Any]:
+        return self.query_one(f"#space-{name}", ResourcePanel)
 
-    def _summary(self, name: str, text: Content) -> None:
-        self.query_one(f"#space-{name}-summary", Static).update(text)
+    def browser(self, name: str) -> ResourceBrowser:
+        return self.panel(name).browser
+
+    @property
+    def files(self) -> list[FileEntry] | None:
+        return self.query_one("#space-files", FilesPanel).files
+
+    @property
+    def links(self) -> LinksReport | None:
+        return self.query_one("#space-links", LinksPanel).report
+
+    def _known(self) -> tuple[list[PageEntry] | None, list[FileEntry] | None]:
+        """What the links panel can name targets with, without reading it again."""
+        return self.pages or None, self.files
 
     # -- loading --------------------------------------------------------------------------------------------
 
@@ -173,14 +146,10 @@ class SpaceScreen(FolioScreen):
 
     def _load_tab(self, tab: str, *, again: bool = False) -> None:
         self._loaded.add(tab)
-        loaders = {
-            "tab-pages": self.load_pages,
-            "tab-files": self.load_files,
-            "tab-links": self.load_links,
-            "tab-crs": self.load_change_requests,
-        }
-        if tab in loaders:
-            loaders[tab]()
+        if tab == "tab-pages":
+            self.load_pages()
+        elif tab in ("tab-files", "tab-links", "tab-crs") and again:
+            self.panel(tab.removeprefix("tab-")).reload_if_started()
         elif tab == "tab-comments" and again:  # the panel loads itself when it mounts
             panel = self._comments()
             reload = getattr(panel, "action_reload", None) or getattr(panel, "load", None)
@@ -266,89 +235,23 @@ class SpaceScreen(FolioScreen):
             return
         self.page_view.show_document(entry.page, markdown)
 
-    @work(exclusive=True, group="space-files", exit_on_error=False)
-    @cache_first
-    async def load_files(self) -> None:
-        browser = self.browser("files")
-        self._begin(browser)
-        try:
-            files = await self.spaces.files(self.space_id)
-        except Exception as exc:
-            self._failed(browser, exc, "Could not load the files")
-            return
-        self.files = files
-        self._done(browser, [_row(f.id, f.cells, f) for f in files], "tab-files")
-
-    @work(exclusive=True, group="space-links", exit_on_error=False)
-    @cache_first
-    async def load_links(self) -> None:
-        browser = self.browser("links")
-        self._begin(browser)
-        if self.links is None:
-            self._summary("links", Content("Loading the links…"))
-        try:
-            report = await self.spaces.links(self.space_id, pages=self.pages or None, files=self.files)
-        except Exception as exc:
-            self._failed(browser, exc, "Could not load the links")
-            return
-        self.links = report
-        browser.display = report.offered
-        self._show_links(browser)
-        self.refresh_bindings()
-
-    def _show_links(self, browser: ResourceBrowser) -> None:
-        report = self.links
-        if report is None:
-            return
-        if not report.offered:
-            browser.set_loading(False)
-            self._summary("links", Content("This service does not offer the links list."))
-            return
-        which = "only the broken ones (b shows all)" if self.broken_only else "b shows only the broken ones"
-        self._summary("links", Content(f"{report.summary} · {which}"))
-        broken_style = f"bold {self.app.get_css_variables().get('text-error', 'red')}"
-        links = [link for link in report.links if link.broken or not self.broken_only]
-        rows = [_row(link.key, link.cells, link, broken_style if link.broken else "") for link in links]
-        self._done(browser, rows, "tab-links")
-
-    @work(exclusive=True, group="space-crs", exit_on_error=False)
-    @cache_first
-    async def load_change_requests(self) -> None:
-        browser = self.browser("crs")
-        status = self.cr_status
-        what = "All change requests" if status == "all" else f"{status.capitalize()} change requests"
-        self._summary("crs", Content(f"{what} · s shows {next_cr_status(status)}"))
-        self._begin(browser)
-        try:
-            crs = await self.spaces.change_requests(self.space_id, status)
-        except Exception as exc:
-            self._failed(browser, exc, f"Could not load the {status} change requests")
-            return
-        self._done(browser, [_row(cr.id, change_request_cells(cr), cr) for cr in crs], "tab-crs")
-
     # -- what is selected ---------------------------------------------------------------------------------------
 
     def current_item(self) -> Item | None:
         tab = self.tabs.active
-        data: object = None
         if tab == "tab-pages":
             entry = self.page_tree.entry
             if entry is not None:
                 return Item(entry.page.id, entry.url, "page")
         elif tab in ("tab-files", "tab-links", "tab-crs"):
-            row = self.browser(tab.removeprefix("tab-")).list.highlighted
-            data = row.data if row is not None else None
+            item = self.panel(tab.removeprefix("tab-")).current_item()
+            if item is not None:
+                return item
         elif tab == "tab-comments":
             current = getattr(self._comments(), "current_item", None)
             item = current() if callable(current) else None
             if isinstance(item, Item):
                 return item
-        if isinstance(data, FileEntry):
-            return Item(data.id, data.url, "file")
-        if isinstance(data, LinkEntry):
-            return Item(data.target or data.label, data.url, "link")
-        if isinstance(data, ChangeRequest):
-            return Item(data.id, data.urls.app if data.urls else None, "change request")
         if self.space is not None:
             return Item(self.space.id, self.space.urls.app if self.space.urls else None, "space")
         return None
@@ -360,12 +263,6 @@ class SpaceScreen(FolioScreen):
         tab = tabs.first(TabbedContent).active if tabs else ""
         if action == "show_page":
             return tab == "tab-pages"
-        if action == "broken_only":
-            if tab != "tab-links":
-                return False
-            return True if self.links is not None and self.links.offered else None
-        if action == "cycle_status":
-            return tab == "tab-crs"
         return True
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
@@ -403,27 +300,14 @@ class SpaceScreen(FolioScreen):
         if entry is not None:
             self.show_entry(entry)
 
-    def action_broken_only(self) -> None:
-        self.broken_only = not self.broken_only
-        self._show_links(self.browser("links"))
-
-    def action_cycle_status(self) -> None:
-        self.cr_status = next_cr_status(self.cr_status)
-        self.load_change_requests()
-
     def on_resource_list_selected(self, event: ResourceList.Selected) -> None:
         event.stop()
         data = event.row.data
         if isinstance(data, PageEntry):
             self.show_entry(data)
-        elif isinstance(data, ChangeRequest):
-            self._open_change_request(data)
-        elif isinstance(data, LinkEntry):
-            self._follow_link(data)
-        elif isinstance(data, FileEntry):
-            self.action_show_url()
 
-    def _follow_link(self, link: LinkEntry) -> None:
+    def on_links_panel_follow(self, event: LinksPanel.Follow) -> None:
+        link = event.link
         entry = next((e for e in self.pages if link.kind == "page" and e.page.id == link.target), None)
         if entry is None:
             what = "This link is broken: its target is missing." if link.broken else "Folio does not open links."
@@ -432,6 +316,3 @@ class SpaceScreen(FolioScreen):
         self.tabs.active = "tab-pages"
         self.page_tree.list.move_to(entry.page.id)
         self.show_entry(entry)
-
-    def _open_change_request(self, cr: ChangeRequest) -> None:
-        self.post_message(Open("change-request", {"space_id": self.space_id, "ref": cr.id}, title=f"#{cr.number}"))

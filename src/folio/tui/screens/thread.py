@@ -7,6 +7,7 @@ or reopen the thread.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
@@ -256,9 +257,20 @@ class ThreadScreen(FolioScreen):
                 )
             )
 
+        began = time.time()
+
+        async def find(text: str) -> object | None:
+            found = await self.services.comments.find_reply(
+                self.space_id, self.comment_id, text, change_request=self.change_request, since=began
+            )
+            if found is not None:
+                replies.append(found)
+            return found
+
         modal = TextEntryModal(
             f"Reply to {safe(author).plain}",
             send,
+            find_sent=find,
             draft=f"reply:{self.space_id}/{self.change_request or '-'}/{self.comment_id}",
             where=f"a reply to {safe(author).plain}",
         )

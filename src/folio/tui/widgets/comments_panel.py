@@ -9,6 +9,7 @@ first time the panel is shown (a tab never opened costs nothing).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -394,9 +395,17 @@ class CommentsPanel(Widget):
             if isinstance(posted, Queued):
                 queued.append(posted)
 
+        began = time.time()
+
+        async def find(text: str) -> object | None:
+            return await self.services.comments.find_comment(
+                self.space_id, text, change_request=self.change_request, page=target, node=node, since=began
+            )
+
         modal = TextEntryModal(
             f"New comment on {title}",
             send,
+            find_sent=find,
             send_label="Post",
             draft=f"comment:{self.space_id}/{self.change_request or '-'}/{target or '-'}/{node or '-'}",
             where=f"a new comment on {title}",

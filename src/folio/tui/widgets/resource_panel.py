@@ -66,6 +66,8 @@ class ResourcePanel(Explains, Vertical, Generic[T]):
     """How a failed load begins (default ``Could not load the <plural>``)."""
     ROUTE: ClassVar[str | None] = None
     """The route (``folio.tui.routes``) a row opens with enter; None: enter does nothing here."""
+    LOAD_ON_SHOW: ClassVar[bool] = False
+    """Load the first time the panel is shown rather than when it mounts (a tab never opened costs nothing)."""
 
     def __init__(self, services: Services, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -73,6 +75,8 @@ class ResourcePanel(Explains, Vertical, Generic[T]):
         self.items: list[T] = []
         self.failed: Content | None = None
         """What the last load said went wrong (None: it worked)."""
+        self._started = False
+        self._keep: str | None = None
 
     @property
     def plural(self) -> str:
@@ -104,6 +108,10 @@ class ResourcePanel(Explains, Vertical, Generic[T]):
         """What the list says when it has no row (default :attr:`EMPTY`; a filter may say what it filtered)."""
         return self.EMPTY
 
+    def failed_doing(self) -> str:
+        """How a failed load begins: :attr:`FAILED`, or ``Could not load the <plural>``."""
+        return self.FAILED or f"Could not load the {self.plural}"
+
     def arrived(self, page: Sequence[T]) -> None:
         """A page of items is on screen (after it was shown)."""
 
@@ -111,8 +119,13 @@ class ResourcePanel(Explains, Vertical, Generic[T]):
 
     def compose(self) -> ComposeResult:
         hint = self.hint()
-        yield Static(hint if isinstance(hint, Content) else Content(hint), classes="resource-panel--hint")
-        yield ResourceBrowser(self.COLUMNS, empty=self.empty_text())
+        named = self.id is not None  # the session finds the list by its id; tests and styles the hint by its own
+        yield Static(
+            hint if isinstance(hint, Content) else Content(hint),
+            classes="resource-panel--hint",
+            id=f"{self.id}-summary" if named else None,
+        )
+        yield ResourceBrowser(self.COLUMNS, empty=self.empty_text(), id=f"{self.id}-list" if named else None)
 
     @property
     def browser(self) -> ResourceBrowser:
@@ -136,18 +149,31 @@ class ResourcePanel(Explains, Vertical, Generic[T]):
 
     def on_mount(self) -> None:
         self.draw_hint()
-        self.reload()
+        if not self.LOAD_ON_SHOW:
+            self.reload()
+
+    def on_show(self) -> None:
+        if self.LOAD_ON_SHOW and not self._started:
+            self.reload()
+
+    def reload_if_started(self) -> None:
+        """Load again if the panel has loaded before (``r`` on a screen whose tab was never shown does not)."""
+        if self._started:
+            self.reload()
 
     def reload(self, *, keep: str | None = None) -> None:
         """Load again (``keep``: the row key the cursor should end on; by default the row under it now)."""
         if keep is None and self.is_mounted:
             row = self.browser.list.highlighted
             keep = row.key if row is not None else None
-        self.load(keep)
+        self._started = True
+        self._keep = keep
+        self.load()
 
     @work(exclusive=True, group="resource-panel", exit_on_error=False)
     @cache_first
-    async def load(self, keep: str | None = None) -> None:
+    async def load(self) -> None:
+        keep = self._keep  # not an argument: a load is "the same load" for the cache-first pass, wherever it keeps
         browser = self.browser
         browser.empty = self.empty_text()
         browser.set_error(None)
@@ -166,8 +192,7 @@ class ResourcePanel(Explains, Vertical, Generic[T]):
                 self.items = items
                 self.arrived(page)
         except Exception as exc:
-            doing = self.FAILED or f"Could not load the {self.plural}"
-            self.failed = error_message(exc, doing=doing, hint="Press r to try again.")
+            self.failed = error_message(exc, doing=self.failed_doing(), hint="Press r to try again.")
             browser.set_error(self.failed)
             self.loaded(items, complete=False)
             return
