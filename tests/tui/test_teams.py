@@ -118,7 +118,7 @@ async def test_teams_i_own_and_what_a_non_admin_may_do(services: Services, state
         await keys(pilot, "n", "D")
         assert isinstance(app.screen, TeamsScreen)  # nothing opened
         await keys(pilot, "m")
-        assert titles(panel) == ["API Writers"] and hint(panel).startswith("Teams you own")
+        assert titles(panel) == ["API Writers"] and hint(panel).startswith("Teams you manage")
         assert why_unavailable(app.screen, "e") is None  # an owner may rename their team
 
 

@@ -1,7 +1,7 @@
 """The teams of an organization (``:teams [words]``): title, members, spaces, created; ``s`` filters by title on the
-service (the words after ``:teams`` too), ``m`` shows only the teams you own. ``n`` creates a team (its title
-checked as you type, members picked from the organization's), ``e`` renames one, ``D`` deletes one (its title
-typed); enter opens a team's members."""
+service (the words after ``:teams`` too), ``m`` shows only the teams you can manage (the ``owner`` filter: the
+teams you own, every team for an admin). ``n`` creates a team (its title checked as you type, members picked from
+the organization's), ``e`` renames one, ``D`` deletes one (its title typed); enter opens a team's members."""
 
 from __future__ import annotations
 
@@ -74,7 +74,9 @@ class TeamsPanel(ResourcePanel["Team"]):
         Binding("e", "rename", "Rename", id="teams.rename", tooltip="Rename the team"),
         Binding("D", "delete", "Delete", id="teams.delete", tooltip="Delete the team (type its title)"),
         Binding("s", "search", "Title", id="teams.search", tooltip="Show the teams whose title has these words"),
-        Binding("m", "mine", "Mine", id="teams.mine", tooltip="Show only the teams you own, or every team"),
+        Binding(
+            "m", "mine", "Mine", id="teams.mine", tooltip="Show only the teams you can manage (own), or every team"
+        ),
     ]
 
     def __init__(self, services: Services, org_id: str, *, title: str | None = None, id: str | None = None) -> None:
@@ -92,7 +94,7 @@ class TeamsPanel(ResourcePanel["Team"]):
         return self.EMPTY
 
     def hint(self) -> str:
-        parts = ["Teams you own" if self.mine else "All teams"]
+        parts = ["Teams you manage" if self.mine else "All teams"]
         if self.title_filter:
             parts.append(f"titled “{safe(self.title_filter, limit=40).plain}”")
         parts.append("s title · m " + ("every team" if self.mine else "yours") + " · n new")
