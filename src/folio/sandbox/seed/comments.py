@@ -1,8 +1,9 @@
 """Seed: comment threads on the demo spaces and on the seeded change requests.
 
 Threads sit on the whole space, on a page or on a block (node) of a page; some have replies and emoji
-reactions, some are resolved. Change requests get threads on pages of their own revision when the change
-requests seed made any (this part also works when it made none). ``scale`` adds N short comments spread over
+reactions, some are resolved. A change request's threads are about the pages it changes (created, edited or
+moved in its revision; a page it deletes is discussed on the change request as a whole); this part also works
+when the change requests seed made none. ``scale`` adds N short comments spread over
 the spaces.
 """
 
@@ -11,85 +12,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from folio.sandbox.clock import parse_iso
-from folio.sandbox.revisions import walk
+from folio.sandbox.revisions import diff_pages, walk
+from folio.sandbox.seed.comments_data import CR_DISCUSSIONS, CR_THREADS, THREADS, Thread
 from folio.sandbox.state import Record, SandboxState
-
-# (target: "space" | "page" | "node", text, author, hours ago, resolved, [(author, text, hours later)],
-#  [(emoji, [reactors])]); authors index the commenting members of the organization.
-THREADS: list[tuple[str, str, int, float, bool, list[tuple[int, str, float]], list[tuple[str, list[int]]]]] = [
-    (
-        "page",
-        "The first paragraph of **{title}** still says the CLI needs Python 3.9; it needs 3.11 now.",
-        2,
-        70,
-        False,
-        [(0, "Good catch, I will fix it in the next change request.", 3), (2, "Thanks!", 5)],
-        [("👍", [0, 3])],
-    ),
-    (
-        "node",
-        "Could this step link to the troubleshooting page?",
-        3,
-        52,
-        True,
-        [(1, "Linked it, see the latest revision.", 20)],
-        [("🎉", [3])],
-    ),
-    (
-        "space",
-        "Should **{space}** move under the Reference collection?",
-        0,
-        30,
-        False,
-        [
-            (4, "I would keep it here, readers find it from the guides.", 2),
-            (1, "Agreed with keeping it.", 6),
-            (0, "Fine, leaving it where it is.", 9),
-        ],
-        [],
-    ),
-    (
-        "page",
-        "The screenshot on **{title}** shows the old navigation.",
-        5,
-        12,
-        False,
-        [],
-        [("👀", [0, 1, 2])],
-    ),
-    ("node", "Typo: *recieve* → *receive*.", 1, 6, True, [], [("✅", [2])]),
-    (
-        "page",
-        "Is **{title}** still accurate after the November release?",
-        4,
-        2,
-        False,
-        [(3, "Mostly. The rollout section needs the new wave sizes.", 1)],
-        [],
-    ),
-]
-
-CR_THREADS: list[tuple[str, str, int, float, bool, list[tuple[int, str, float]], list[tuple[str, list[int]]]]] = [
-    (
-        "page",
-        "This rewrite of **{title}** reads much better.",
-        3,
-        20,
-        False,
-        [(2, "Thanks, I also split the long table.", 1)],
-        [("❤️", [0, 3])],
-    ),
-    (
-        "node",
-        "This sentence contradicts the policy page; which one is right?",
-        0,
-        10,
-        False,
-        [(2, "The policy page. I will align this one.", 2), (0, "Perfect.", 4)],
-        [],
-    ),
-    ("space", "Please request a review from the API writers before merging.", 1, 4, True, [], [("👍", [2])]),
-]
 
 
 def _commenters(state: SandboxState, org: str) -> list[str]:
@@ -103,15 +28,30 @@ def _pages(state: SandboxState, revision: str) -> list[Record]:
     return [p for p, _, _ in walk(tree) if p.get("type", "document") == "document"]
 
 
-def _thread(state: SandboxState, space: Record, cr: Record | None, spec: tuple, people: list[str], pick: int) -> None:
+def _changed_pages(state: SandboxState, cr: Record) -> list[Record]:
+    """The pages a change request creates, edits or moves, as they are in its revision."""
+    base = state.revisions.get(cr.get("revisionMergedAncestor") or cr.get("revisionInitial") or "", {})
+    pages = state.revisions.get(cr["revision"], {}).get("pages") or []
+    by_id = {p["id"]: p for p, _, _ in walk(pages)}
+    changed = [c["page"] for c in diff_pages(base.get("pages") or [], pages) if c["type"] != "page_deleted"]
+    return [by_id[pid] for pid in dict.fromkeys(changed)]
+
+
+def _titled(state: SandboxState, revision: str, title: str) -> Record | None:
+    return next((p for p in _pages(state, revision) if p.get("title") == title), None)
+
+
+def _thread(
+    state: SandboxState, space: Record, cr: Record | None, spec: Thread, people: list[str], page: Record | None
+) -> None:
+    """One thread on ``page`` of the space or the change request (on the whole of it when ``page`` is None or
+    the thread's kind is ``space``)."""
     kind, text, author, hours_ago, resolved, replies, reactions = spec
     now = state.clock.now()
     revision = (cr or space)["revision"]
-    pages = _pages(state, revision)
     target: Record = {"revision": revision}
     title = space["title"]
-    if kind in ("page", "node") and pages:
-        page = pages[pick % len(pages)]
+    if kind in ("page", "node") and page is not None:
         target["page"] = {"id": page["id"]}
         title = page.get("title") or title
         if kind == "node":
@@ -173,8 +113,10 @@ def seed(state: SandboxState, *, scale: int = 0) -> None:
         people = _commenters(state, space["organization"])
         if not people:
             continue
+        pages = _pages(state, space["revision"])
         for k in range(2 + n % 3):
-            _thread(state, space, None, THREADS[(n + k) % len(THREADS)], people, pick=n + 2 * k)
+            page = pages[(n + 2 * k) % len(pages)] if pages else None
+            _thread(state, space, None, THREADS[(n + k) % len(THREADS)], people, page)
     by_id = {s["id"]: s for s in spaces}
     for n, cr in enumerate(list(state.change_requests.values())[:40]):
         home = by_id.get(cr.get("space", ""))
@@ -183,8 +125,15 @@ def seed(state: SandboxState, *, scale: int = 0) -> None:
         people = _commenters(state, home["organization"])
         if not people:
             continue
+        discussion = CR_DISCUSSIONS.get(cr.get("subject") or "") if home["organization"] == state.demo_org else None
+        if discussion is not None:
+            for title, spec in discussion:
+                _thread(state, home, cr, spec, people, _titled(state, cr["revision"], title) if title else None)
+            continue
+        changed = _changed_pages(state, cr)
         for k in range(1 + n % 2):
-            _thread(state, home, cr, CR_THREADS[(n + k) % len(CR_THREADS)], people, pick=n + k)
+            page = changed[(n + k) % len(changed)] if changed else None
+            _thread(state, home, cr, CR_THREADS[(n + k) % len(CR_THREADS)], people, page)
     if scale > 0 and spaces:
         _generated(state, spaces, scale)
 
