@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 from folio import __version__
 from folio.config.paths import paths
-from folio.config.settings import TOKEN_ENV, Resolved, Settings, SettingsError
+from folio.config.settings import TOKEN_ENV, Resolved, Settings, SettingsError, ping_enabled
 
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
@@ -283,6 +283,10 @@ def _run_tui(args: argparse.Namespace, log: DebugLog | None) -> int:
             )
         client.set_offline("asked")
     services = Services(client, where=where, local=local)
+    try:
+        services.ping = ping_enabled(settings)
+    except SettingsError as error:
+        return _fail(str(error), EXIT_USAGE)
     app = FolioApp(
         services,
         keymap=settings.keymap,

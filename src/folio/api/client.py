@@ -163,8 +163,11 @@ class GitBookClient:
         idempotent: bool | None = None,
         optional: str | None = None,
         probe: str | None = None,
+        changes: bool = True,
     ) -> httpx.Response:
         """Send a request and return the successful response, or raise an :class:`errors.ApiError`.
+
+        ``changes=False`` says a write changes nothing that is read (a ping): the cache keeps what it has.
 
         ``idempotent`` (default: True for GET and DELETE, False otherwise) says whether the operation may be sent
         again after it may have reached the service. ``optional`` names an operation that some services do not
@@ -203,7 +206,7 @@ class GitBookClient:
             if key is not None:
                 if response.status_code == 200 and response.content:
                     self.store.put(key, response.content)
-            else:
+            elif changes:
                 self.store.invalidate(path)
         return response
 

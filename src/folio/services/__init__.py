@@ -44,9 +44,11 @@ class Services:
         """The account's cache, drafts, outbox and session on this machine (None: nothing is kept)."""
         self._me: User | None = None
         self.connection = Connection(client)
+        """The one owner of freshness: cache-first reads, offline state, the rate-limit pause, the probe."""
+        self.ping = True
+        """Whether opening an organization tells it the user is here (``ping = false`` in config.toml)."""
         self.changes = Changes()
         """What was written, for the lists that show it (a list reloads when its topic moved)."""
-        """The one owner of freshness: cache-first reads, offline state, the rate-limit pause, the probe."""
 
     async def me(self) -> User:
         if self._me is None:
@@ -92,27 +94,6 @@ class Services:
         return StructureService(self.client)
 
     @cached_property
-    def references(self) -> ReferenceService:
-        """The organization's imported OpenAPI specs, their versions and content."""
-        from folio.services.references import ReferenceService
-
-        return ReferenceService(self.client, self)
-
-    @cached_property
-    def translations(self) -> TranslationService:
-        """Translations of the organization's spaces."""
-        from folio.services.translations import TranslationService
-
-        return TranslationService(self.client)
-
-    @cached_property
-    def conversations(self) -> ConversationsService:
-        """Issues clusters, conversations and ingesting (a service may not offer them: ``NotOfferedHere``)."""
-        from folio.services.conversations import ConversationsService
-
-        return ConversationsService(self.client)
-
-    @cached_property
     def people(self) -> PeopleService:
         """Members and teams; one for the app, so the once-an-hour ping and the caller's access are kept once."""
         from folio.services.people import PeopleService
@@ -125,6 +106,27 @@ class Services:
         from folio.services.access import AccessService
 
         return AccessService(self.client, self)
+
+    @cached_property
+    def conversations(self) -> ConversationsService:
+        """Issues clusters, conversations and ingesting (a service may not offer them: ``NotOfferedHere``)."""
+        from folio.services.conversations import ConversationsService
+
+        return ConversationsService(self.client)
+
+    @cached_property
+    def references(self) -> ReferenceService:
+        """The organization's imported OpenAPI specs, their versions and content."""
+        from folio.services.references import ReferenceService
+
+        return ReferenceService(self.client, self)
+
+    @cached_property
+    def translations(self) -> TranslationService:
+        """Translations of the organization's spaces."""
+        from folio.services.translations import TranslationService
+
+        return TranslationService(self.client)
 
     @cached_property
     def outbox(self) -> OutboxService | None:

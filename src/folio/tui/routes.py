@@ -429,6 +429,13 @@ def noun_of(kind: str) -> str:
     return found.noun if found is not None else (kind.replace("-", " ") or "item")
 
 
+HELP_FIRST = ("organization", "space", "change-request", "site")
+"""The commands the one-line help spells out; ``?`` lists every one."""
+
+
 def verbs_help() -> str:
-    """One line naming every command: ``:org <title> · :space <title> · … · :q``."""
-    return " · ".join([*(r.usage() for r in ROUTES.values() if r.verbs), ":q"])
+    """One short line: ``:org <title> · :space <title> · :cr <number> · :site <title> · :members … · :q``."""
+    first = [ROUTES[k].usage() for k in HELP_FIRST if k in ROUTES]
+    others = [f":{ROUTES[k].verbs[0]}" for k in ("members", "teams") if k in ROUTES and ROUTES[k].verbs]
+    others += [f":{r.verbs[0]}" for k, r in ROUTES.items() if r.verbs and k not in (*HELP_FIRST, "members", "teams")]
+    return " · ".join([*first, *others[:2], *(["…"] if len(others) > 2 else []), ":q"]) + " (? lists all)"

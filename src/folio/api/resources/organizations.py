@@ -116,4 +116,6 @@ class OrganizationsResource(Resource):
     async def ping(self, organization_id: str) -> PingResult:
         """Record that the member is active now; the answer may carry claims for a site visitor."""
         # Only moves the member's last-seen time: safe to send again.
-        return await self._send(PingResult, "POST", path("/orgs/{}/ping", organization_id), idempotent=True)
+        return await self._send(
+            PingResult, "POST", path("/orgs/{}/ping", organization_id), idempotent=True, changes=False
+        )

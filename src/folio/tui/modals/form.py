@@ -176,7 +176,7 @@ class FormModal(ModalScreen[T | None], Generic[T]):
             widget = Checkbox(safe(field.hint or field.label, limit=80), bool(value), id=f"field-{field.name}")
         elif field.kind == "select":
             options = [(safe(label, limit=60), choice) for label, choice in field.choices]
-            widget = Select(options, value=value if value is not None else Select.BLANK, id=f"field-{field.name}")
+            widget = Select(options, value=value if value is not None else Select.NULL, id=f"field-{field.name}")
         else:
             widget = Input(
                 "" if value is None else str(value),
@@ -220,7 +220,7 @@ class FormModal(ModalScreen[T | None], Generic[T]):
             elif isinstance(widget, Checkbox):
                 out[field.name] = widget.value
             elif isinstance(widget, Select):
-                out[field.name] = None if widget.value is Select.BLANK else widget.value
+                out[field.name] = None if widget.value is Select.NULL else widget.value
         return out
 
     def _single_text(self) -> str | None:

@@ -59,6 +59,20 @@ SPACE_COLUMNS = (
 NO_SPACES = "This organization has no spaces yet."
 
 
+AREAS = (
+    ("M", "members", "Members", "Members of the organization: roles, SSO, removal (:members)"),
+    ("T", "teams", "Teams", "Teams and their members (:teams)"),
+    ("I", "sso", "Single sign-on", "SAML providers and sign-in options (:sso)"),
+    ("comma", "settings", "Settings", "The organization's settings and invite links (:settings)"),
+    ("A", "agent", "Agent", "The docs assistant's instructions (:agent)"),
+    ("P", "specs", "API specs", "Imported OpenAPI descriptions (:specs)"),
+    ("C", "clusters", "Issue clusters", "What readers ask about, grouped (:clusters)"),
+    ("V", "conversations", "Conversations", "Readers' conversations with support and the assistant (:conversations)"),
+    ("L", "translations", "Translations", "Translations of the spaces (:translations)"),
+)
+"""The organization's other screens, one key each (also the ``:`` commands, the palette and ``?``)."""
+
+
 def _tab_binding(key: str, tab: str, label: str) -> Binding:
     return Binding(
         key, f"show_tab('{tab}')", label, show=False, id=f"organization.tab-{tab}", tooltip=f"Show the {label.lower()}"
@@ -78,6 +92,10 @@ class OrganizationScreen(FolioScreen):
         _tab_binding("2", "spaces", "Spaces"),
         _tab_binding("3", "change-requests", "Change requests"),
         _tab_binding("4", "sites", "Sites"),
+        *(
+            Binding(key, f"open_area('{kind}')", label, show=False, id=f"organization.open-{kind}", tooltip=tooltip)
+            for key, kind, label, tooltip in AREAS
+        ),
     ]  # fmt: skip
 
     def __init__(
@@ -185,6 +203,9 @@ class OrganizationScreen(FolioScreen):
         if self.named:
             self.load_organization()
         self.run_worker(self._fill_tabs(), group="organization-tabs", exit_on_error=False)
+        if self.services.ping and not self.services.connection.offline:
+            # "last seen" counts time spent in Folio (at most once an hour; never in the way of the screen)
+            self.run_worker(self.services.people.ping_if_due(self.org_id), group="ping", exit_on_error=False)
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
         # Runs before Textual's own handler: on the first resume the screen's widgets were styled as they mounted
@@ -400,6 +421,10 @@ class OrganizationScreen(FolioScreen):
         if sites is not None:
             sites.reload()
         self.load_organization()
+
+    def action_open_area(self, kind: str) -> None:
+        """Open one of the organization's other screens (members, teams, settings…)."""
+        self.post_message(Open(kind, {"org_id": self.org_id}, jump=False))
 
     async def action_show_tab(self, tab: str) -> None:
         if tab in TABS:
