@@ -2,7 +2,7 @@
 weekly pulse of a cluster.
 
 Records: ``state.clusters[id]`` = ``{id, organization, label, createdAt, updatedAt, icon, summary, muted,
-impact, weeklyPulse (13 numbers), keywords}``; ``state.conversations[id]`` = ``{id, organization,
+impact, weeklyPulse (13 numbers), pulseWeek, keywords}``; ``state.conversations[id]`` = ``{id, organization,
 externalId, subject, createdAt, processedAt, source, impact, metadata, parts}``;
 ``state.conversation_issues[id]`` = ``{id, organization, title, details, impact, createdAt, ingestedAt,
 conversation, cluster}``. A cluster's ``stats`` and ``sources`` are counted from the issues at render time.
@@ -12,6 +12,10 @@ the cluster whose keywords share most words (4+ letters) with the subject and th
 such cluster on a tie); with no shared word a new cluster is opened. Re-ingesting the same ``id`` replaces the
 conversation and keeps its issue.
 
+The weekly pulse counts a cluster's issues per calendar week (Monday to Sunday, UTC) over the last 13 weeks of
+the sandbox's clock, the current week last (``pulseWeek`` is the Monday of that last entry). An issue counts in
+the week it is ingested in; as the clock moves on, the pulse rolls: new weeks start at 0 and the oldest drop out.
+
 The issue's impact comes from the words too (``crash``, ``cannot``... high; ``slow``, ``confusing``...
 medium; otherwise low).
 """
@@ -20,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -30,6 +34,7 @@ from folio.sandbox.state import Record, SandboxState
 
 IMPACT_RANK = {"low": 0, "medium": 1, "high": 2}
 WEEKS = 13
+WEEK = timedelta(days=7)
 _HIGH = ("crash", "cannot", "can't", "broken", "data loss", "lost", "fails", "failed", "error", "blocked")
 _MEDIUM = ("slow", "confus", "unclear", "workaround", "missing", "wrong", "duplicate", "stale")
 _STOP_WORDS = (
@@ -140,9 +145,35 @@ def new_cluster(
         "muted": muted,
         "impact": impact,
         "weeklyPulse": list(pulse) if pulse is not None else [0] * WEEKS,
+        "pulseWeek": state.clock.iso(week_start(state.clock.now())),
         "keywords": sorted(set(keywords)),
     }
     return state.clusters[cid]
+
+
+def week_start(at: datetime) -> datetime:
+    """Monday 00:00 UTC of the week holding ``at``: the pulse counts calendar weeks."""
+    day = at.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    return day - timedelta(days=day.weekday())
+
+
+def roll_pulse(state: SandboxState, cluster: Record) -> list[int]:
+    """The cluster's pulse with its last entry the sandbox's current week: the weeks that passed since it was
+    last rolled come in as 0 (nothing was ingested in them) and push the oldest out."""
+    current = week_start(state.clock.now())
+    passed = (current - parse_iso(cluster.get("pulseWeek") or state.clock.iso(current))) // WEEK
+    if passed > 0:
+        cluster["weeklyPulse"] = (cluster["weeklyPulse"] + [0] * min(passed, WEEKS))[-WEEKS:]
+        cluster["pulseWeek"] = state.clock.iso(current)
+    return list(cluster["weeklyPulse"])
+
+
+def count_in_pulse(state: SandboxState, cluster: Record, at: datetime) -> None:
+    """One more issue in the week of ``at`` (nothing when that week is outside the 13)."""
+    roll_pulse(state, cluster)
+    index = WEEKS - 1 - (week_start(state.clock.now()) - week_start(at)) // WEEK
+    if 0 <= index < WEEKS:
+        cluster["weeklyPulse"][index] += 1
 
 
 def _pick_cluster(state: SandboxState, org_id: str, words: set[str]) -> Record | None:
@@ -224,7 +255,7 @@ def ingest_conversation(state: SandboxState, org_id: str, body: dict[str, Any], 
         "conversation": conv["id"],
         "cluster": cluster["id"],
     }
-    cluster["weeklyPulse"][-1] += 1
+    count_in_pulse(state, cluster, parse_iso(now))
     cluster["updatedAt"] = max(cluster["updatedAt"], now)
     if IMPACT_RANK[impact] > IMPACT_RANK[cluster["impact"]]:
         cluster["impact"] = impact
@@ -261,7 +292,7 @@ def render_cluster(state: SandboxState, rec: Record, counts: Record | None) -> R
         "summary": rec["summary"],
         "muted": rec["muted"],
         "impact": rec["impact"],
-        "weeklyPulse": list(rec["weeklyPulse"]),
+        "weeklyPulse": roll_pulse(state, rec),
         "sources": dict(counts["sources"]),
         "stats": {"issues": counts["issues"], "conversations": len(counts["conversations"])},
         "urls": {"location": f"{state.api_base}/orgs/{rec['organization']}/conversations-clusters/{rec['id']}"},

@@ -5,21 +5,39 @@ Records live in ``state.openapi_specs[org][slug]``: ``{id, slug, createdAt, upda
 {text}), visibility, processingState, lastProcessedAt, lastProcessErrorCode, lastProcessedErrors,
 versions: [...]}``; a version is ``{id, createdAt, url, document}``.
 
-Processing, deterministically: every write of a source (POST, PUT) adds a version, points ``lastVersion`` at
-it and leaves the spec ``pending`` (that is what the write answers). The next request that reads or patches
-the spec settles it to ``complete``, with or without a processing error.
+Processing runs over the sandbox's clock (:mod:`folio.sandbox.clock`; tests freeze and advance it). Every
+write of a source (POST, PUT: a PUT on an existing slug is an update) adds a version, points ``lastVersion`` at
+it and starts processing it (``processingSince``):
 
-Processing outcome, from the source alone: a url whose host contains ``timeout`` fails with ``FETCH_TIMEOUT``,
-a host ending in ``.invalid`` with ``FETCH_ERROR``; a text that is not valid JSON, or not YAML naming
-``openapi:``/``swagger:``, with ``PARSE_ERROR``; anything else processes cleanly.
+    0 s  .. 2 s     pending      (queued: what the write answers)
+    2 s  .. 6 s     progress
+    6 s  ..         complete     lastProcessedAt = the write + 6 s; lastProcessErrorCode and lastProcessedErrors
+                                 set (a failure) or cleared (a success)
+
+The state is worked out from the clock whenever the spec is read, listed or patched, so it is the same however
+often it is asked. The description's ``processingState`` knows only pending, progress and complete: a failed
+run is ``complete`` with its error code and errors (spec 7, rule 2), and the previous run's outcome shows until
+the new run completes.
+
+Outcome, from the source alone (case-insensitive):
+
+- a url containing ``timeout``: ``FETCH_TIMEOUT`` ("Fetching <url> timed out after 30 seconds");
+- a url whose host ends in ``.invalid``, or containing ``fail``: ``FETCH_ERROR`` (the fetch failed);
+- a url containing ``invalid`` elsewhere (``.../openapi-invalid.json``): ``PARSE_ERROR``, with two errors (the
+  document was fetched but is not a valid description);
+- a text that is not valid JSON (when it starts with ``{``), or not YAML naming ``openapi:``/``swagger:``:
+  ``PARSE_ERROR``;
+- anything else processes cleanly.
 """
 
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
+from folio.sandbox.clock import parse_iso
 from folio.sandbox.domain.access import can_edit
 from folio.sandbox.errors import bad_request, not_found
 from folio.sandbox.http import parse_json
@@ -27,6 +45,10 @@ from folio.sandbox.state import Record, SandboxState
 
 SLUG_RE = re.compile(r"^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$")
 URL_MAX = 2048
+QUEUED_FOR = timedelta(seconds=2)
+"""How long a written source waits ``pending`` before its processing starts."""
+PROCESSING_FOR = timedelta(seconds=4)
+"""How long processing runs (``progress``) before it is ``complete``."""
 
 
 def _document_of(slug: str, source: Record) -> Any:
@@ -62,19 +84,28 @@ def add_version(
     rec["lastVersion"] = vid
     if pending:
         rec["processingState"] = "pending"
+        rec["processingSince"] = version["createdAt"]
     return version
 
 
 def process_outcome(source: Record) -> tuple[str | None, list[Record]]:
     """(error code, errors) the processing of a source ends with; (None, []) when it succeeds."""
     if "url" in source:
-        host = urlsplit(source["url"]).hostname or ""
-        if "timeout" in host:
-            return "FETCH_TIMEOUT", [
-                {"message": f"Fetching {source['url']} timed out after 30 seconds", "code": "FETCH_TIMEOUT"}
-            ]
+        url = source["url"]
+        lowered, host = url.lower(), (urlsplit(url).hostname or "").lower()
+        if "timeout" in lowered:
+            return "FETCH_TIMEOUT", [{"message": f"Fetching {url} timed out after 30 seconds", "code": "FETCH_TIMEOUT"}]
         if host.endswith(".invalid"):
             return "FETCH_ERROR", [{"message": f"Could not resolve host {host}", "code": "FETCH_ERROR"}]
+        if "fail" in lowered:
+            return "FETCH_ERROR", [
+                {"message": f"Fetching {url} failed: the server answered 502", "code": "FETCH_ERROR"}
+            ]
+        if "invalid" in lowered:
+            return "PARSE_ERROR", [
+                {"message": "info.version is required", "code": "PARSE_ERROR"},
+                {"message": "paths./robots.get.responses is required", "code": "PARSE_ERROR"},
+            ]
         return None, []
     text = source.get("text", "").strip()
     if text.startswith("{"):
@@ -89,13 +120,17 @@ def process_outcome(source: Record) -> tuple[str | None, list[Record]]:
 
 
 def settle(state: SandboxState, rec: Record) -> Record:
-    """Finish the processing of a pending spec (see the module docstring)."""
-    if rec.get("processingState") in ("pending", "progress"):
-        code, problems = process_outcome(rec["source"])
-        rec["processingState"] = "complete"
-        rec["lastProcessedAt"] = state.now()
-        rec["lastProcessErrorCode"] = code
-        rec["lastProcessedErrors"] = problems
+    """The spec as its processing stands at the sandbox's now (see the module docstring)."""
+    if rec.get("processingState") not in ("pending", "progress"):
+        return rec
+    since = parse_iso(rec.get("processingSince") or rec["updatedAt"])
+    elapsed = state.clock.now() - since
+    if elapsed < QUEUED_FOR:
+        rec["processingState"] = "pending"
+    elif elapsed < QUEUED_FOR + PROCESSING_FOR:
+        rec["processingState"] = "progress"
+    else:
+        finish(state, rec, state.clock.iso(since + QUEUED_FOR + PROCESSING_FOR))
     return rec
 
 
@@ -117,6 +152,7 @@ def new_spec(state: SandboxState, org_id: str, slug: str, source: Record, *, at:
 
 
 def finish(state: SandboxState, rec: Record, at: str) -> None:
+    """The end of a processing run at ``at``: ``complete``, with the source's outcome."""
     code, problems = process_outcome(rec["source"])
     rec.update(
         processingState="complete",

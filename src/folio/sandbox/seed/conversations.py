@@ -1,12 +1,12 @@
 """Seed: issues clusters, conversations and their issues of the demo organization, ingested as the POST route
-ingests them (:func:`folio.sandbox.domain.conversations.ingest_conversation`). ``scale`` ingests that many more
-conversations."""
+ingests them (:func:`folio.sandbox.domain.conversations.ingest_conversation`), over pulses that follow a trend
+per cluster (:data:`PULSE_TRENDS`). ``scale`` ingests that many more conversations."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
-from folio.sandbox.domain.conversations import WEEKS, ingest_conversation, new_cluster
+from folio.sandbox.domain.conversations import WEEKS, ingest_conversation, new_cluster, week_start
 from folio.sandbox.state import SandboxState
 
 # label, icon, impact, muted, keywords
@@ -37,6 +37,16 @@ CLUSTERS = [
     ("PDF export drops images", "file-pdf", "low", False, "export images print"),
 ]
 
+# label -> (issues a week when the cluster opened, issues a week now): the trend of its pulse.
+PULSE_TRENDS: dict[str, tuple[float, float]] = {
+    "Login loops after SSO redirect": (2, 8),  # getting worse since an identity provider change
+    "Rate limit errors are unclear": (5, 4),
+    "Search misses recently published pages": (7, 2),  # a fix to indexing shipped
+    "Low contrast of code blocks in dark mode": (3, 1),
+    "Webhook retries deliver duplicate events": (1, 6),
+    "PDF export drops images": (2, 2),
+}
+
 # source, subject, what the user wrote
 CONVERSATIONS = [
     ("intercom", "Stuck in a login loop", "After the Okta redirect I land on the login page again, forever."),
@@ -64,17 +74,35 @@ def _message(role: str, text: str) -> dict[str, str]:
     return {"type": "message", "role": role, "body": text}
 
 
+def plausible_pulse(draws: list[int], opened: int, first: float, last: float) -> list[int]:
+    """A weekly count that moves like a real one: 0 before the cluster opened (week index ``opened``), then a
+    line from ``first`` to ``last`` issues a week with noise that carries over from week to week (``draws``:
+    0..9 each, one a week)."""
+    pulse, drift = [], 0.0
+    span = max(1, WEEKS - 1 - max(opened, 0))
+    for week, draw in enumerate(draws):
+        drift = 0.5 * drift + (draw - 4.5) / 3.5
+        if week < opened:
+            pulse.append(0)
+            continue
+        level = first + (last - first) * (week - max(opened, 0)) / span
+        pulse.append(max(0, round(level + drift)))
+    return pulse
+
+
 def seed(state: SandboxState, *, scale: int = 0) -> None:
     org = state.demo_org
     if not org:
         return
     now = state.clock.now()
     for n, (label, icon, impact, muted, keywords) in enumerate(CLUSTERS):
-        pulse = [state.rng.randint(0, 9) for _ in range(WEEKS)]
-        opened = state.clock.iso(now - timedelta(days=80 - 9 * n))
+        draws = [state.rng.randint(0, 9) for _ in range(WEEKS)]
+        opened = now - timedelta(days=80 - 9 * n)
+        age = (week_start(now) - week_start(opened)) // timedelta(days=7)
+        pulse = plausible_pulse(draws, WEEKS - 1 - age, *PULSE_TRENDS[label])
         summary = f"Users report: {label.lower()}."
         new_cluster(state, org, label, impact=impact, keywords=keywords.split(), icon=icon, muted=muted,
-                    pulse=pulse, at=opened, summary=summary)  # fmt: skip
+                    pulse=pulse, at=state.clock.iso(opened), summary=summary)  # fmt: skip
     for n, (source, subject, text) in enumerate(CONVERSATIONS):
         at = now - timedelta(days=len(CONVERSATIONS) - n, hours=n)
         metadata = {
