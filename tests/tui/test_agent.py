@@ -12,12 +12,16 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
 
-from folio.sandbox import SandboxState
+from folio.api import GitBookClient, RetryPolicy, Token
+from folio.sandbox import SandboxState, SandboxTransport, create_app
+from folio.sandbox.faults import Faults
 from folio.services import Services
+from folio.tui import routes
+from folio.tui.app import FolioApp
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.screens.agent import AgentScreen
 from folio.tui.widgets.markdown_view import SafeMarkdown
-from tests.conftest import FROZEN_AT, TOKEN
+from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
 from tests.services.test_access_service import member_with
 from tests.tui.conftest import settle
 from tests.tui.test_local import Machine
@@ -152,3 +156,25 @@ async def test_only_admins_change_them(services: Services, state: SandboxState, 
         assert screen.why_not("edit_in_editor") == "Only admins of the organization can change the agent instructions."
         await keys(pilot, "e")
         assert app.screen is screen
+
+
+@pytest.mark.parametrize("kind", ["sso", "settings", "agent"])
+async def test_a_failing_service_is_said_in_words(state: SandboxState, kind: str) -> None:
+    client = GitBookClient(
+        token=Token(TOKEN),
+        base_url=SANDBOX_URL,
+        transport=SandboxTransport(create_app(state, faults=Faults(error_rate=1.0))),
+        retry=RetryPolicy(sleep=_no_sleep),
+    )
+    services = Services(client, where="a failing sandbox")
+    app = FolioApp(services, start=lambda: routes.build(services, kind, {"org_id": state.demo_org}))
+    app.animation_level = "none"
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        text = " ".join(str(w.render()) for w in app.screen.query(Static).results() if w.display)
+        assert "Injected server error" in text and "Press r to try again." in text, text
+    await client.aclose()
+
+
+async def _no_sleep(seconds: float) -> None:
+    return None

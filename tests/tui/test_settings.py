@@ -230,7 +230,8 @@ async def test_the_verbs_open_the_screens_of_the_organization_in_view(
 
     async with open_app(start) as (app, pilot):
         for verb, kind in (("sso", SsoScreen), ("settings", SettingsScreen), ("agent", AgentScreen)):
-            await keys(pilot, "colon", *verb, "enter")
+            await keys(pilot, "colon")  # the command line opens before anything is typed into it
+            await keys(pilot, *verb, "enter")
             assert isinstance(app.screen, kind) and app.screen.org_id == state.demo_org
             assert app.screen.trail == ("Organizations", "Northwind Labs", app.screen.crumb)
             await keys(pilot, "escape")

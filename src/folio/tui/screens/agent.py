@@ -20,7 +20,7 @@ from folio.services import format
 from folio.services.access import AgentView, instructions_markdown, is_plain_text, why_not_admin
 from folio.tui import styles_dir
 from folio.tui.errors import error_message, notify_error
-from folio.tui.fresh import cache_first
+from folio.tui.fresh import cache_first, is_cached_only
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
@@ -86,7 +86,10 @@ class AgentScreen(FolioScreen):
             self.org = await self.services.access.organization(self.org_id)
             view = await self.services.access.instructions(self.org_id)
         except Exception as exc:
-            meta.update(error_message(exc, doing="Could not load the agent instructions", hint="Press r to retry."))
+            if not is_cached_only():  # a first paint from the cache that missed paints nothing
+                meta.update(
+                    error_message(exc, doing="Could not load the agent instructions", hint="Press r to try again.")
+                )
             return
         self.show(view)
 

@@ -20,7 +20,7 @@ from textual.widgets import Footer, Header, Static
 from folio.services.access import OrgSetting, org_settings, why_not_admin
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
-from folio.tui.fresh import cache_first
+from folio.tui.fresh import cache_first, is_cached_only
 from folio.tui.modals.access_forms import InviteDeleteForm, OrgSettingForm
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
@@ -97,7 +97,8 @@ class SettingsScreen(FolioScreen):
         try:
             org = await self.services.access.organization(self.org_id)
         except Exception as exc:
-            browser.set_error(error_message(exc, doing="Could not load the settings", hint="Press r to try again."))
+            if not is_cached_only():  # a first paint from the cache that missed paints nothing
+                browser.set_error(error_message(exc, doing="Could not load the settings", hint="Press r to try again."))
             return
         self.sites = await self.services.access.sites(self.org_id)
         self.show(org)
