@@ -81,7 +81,8 @@ async def test_a_refused_send_keeps_the_text_through_a_restart(state: SandboxSta
         return agent(services, state)
 
     async with machine.run(start) as (app, pilot):
-        await keys(pilot, "e", *"Be brief. ")
+        await keys(pilot, "e")
+        await keys(pilot, *"Be brief. ")
         state.tokens = {TOKEN: member_with(state, "edit")}  # no longer an admin: the service refuses (403)
         await keys(pilot, "ctrl+s")
         form = app.screen

@@ -125,7 +125,8 @@ async def test_default_role_is_a_choice_and_none_means_guests(
         await open_setting(pilot, app.screen, "defaultRole")
         form = app.screen
         assert isinstance(form, OrgSettingForm) and form.values() == {"value": "read"}
-        await keys(pilot, "enter", "down", "enter", "ctrl+s")  # open on read; the next: none (guests)
+        await keys(pilot, "enter")  # the drop-down opens on read
+        await keys(pilot, "down", "enter", "ctrl+s")  # the next: none (guests)
         assert state.orgs[state.demo_org]["defaultRole"] is None
         assert shown(app.screen.settings_list)["defaultRole"] == "none (guests)"
 
@@ -135,7 +136,8 @@ async def test_default_content_is_one_of_the_sites(services: Services, state: Sa
     async with open_app(settings(services, state), size=(100, 30)) as (app, pilot):
         await open_setting(pilot, app.screen, "defaultContent")
         assert isinstance(app.screen, OrgSettingForm) and app.screen.values() == {"value": "none"}
-        await keys(pilot, "enter", "up", "enter", "ctrl+s")  # open on none; the one above: Internal Handbook
+        await keys(pilot, "enter")  # the drop-down opens on none
+        await keys(pilot, "up", "enter", "ctrl+s")  # the one above: Internal Handbook
         assert state.orgs[state.demo_org]["defaultContent"] == {"type": "site", "site": handbook}
         assert shown(app.screen.settings_list)["defaultContent"] == "Internal Handbook"
 
@@ -208,7 +210,8 @@ async def test_join_an_organization_by_email_domain(services: Services, state: S
         assert isinstance(app.screen, JoinConfirm)
         await keys(pilot, "n")
         assert newcomer not in state.members[other] and "Not joined Open Robotics Guild." in said(app)
-        await keys(pilot, "J", "y")
+        await keys(pilot, "J")
+        await keys(pilot, "y")
         assert newcomer in state.members[other]
         assert app.screen.joined is not None and app.screen.joined.permissions.access
         assert "You joined Open Robotics Guild (role: read)." in said(app)
