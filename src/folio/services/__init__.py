@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from folio.api.client import GitBookClient
     from folio.models.common import User
     from folio.services.access import AccessService
+    from folio.services.authoring import AuthoringService
     from folio.services.comments import CommentService
     from folio.services.conversations import ConversationsService
     from folio.services.local import Local
@@ -24,10 +25,12 @@ if TYPE_CHECKING:
     from folio.services.people import PeopleService
     from folio.services.references import ReferenceService
     from folio.services.review import ReviewService
+    from folio.services.search import SearchService
     from folio.services.sites import SiteService
     from folio.services.space import SpaceService
     from folio.services.structure import StructureService
     from folio.services.translations import TranslationService
+    from folio.services.trash import TrashService
 
 __all__ = ["BrowseService", "Connection", "Services"]
 
@@ -127,6 +130,27 @@ class Services:
         from folio.services.translations import TranslationService
 
         return TranslationService(self.client)
+
+    @cached_property
+    def search(self) -> SearchService:
+        """Searching an organization's or a space's content; the earlier searches per organization."""
+        from folio.services.search import SearchService
+
+        return SearchService(self.client)
+
+    @cached_property
+    def trash(self) -> TrashService:
+        """Deleted spaces still restorable; one for the app, so the spaces it saw are known for the run."""
+        from folio.services.trash import TrashService
+
+        return TrashService(self.client, self)
+
+    @cached_property
+    def authoring(self) -> AuthoringService:
+        """New change requests and review requests, each found again after a lost answer."""
+        from folio.services.authoring import AuthoringService
+
+        return AuthoringService(self.client, self)
 
     @cached_property
     def outbox(self) -> OutboxService | None:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from folio.api.errors import NotOffered
 from folio.models.common import ContentRefFile, ContentRefPage, File, Page
-from folio.models.space import Space
+from folio.models.space import Space, SpaceSummary
 from folio.services import format
 
 if TYPE_CHECKING:
@@ -34,6 +34,7 @@ __all__ = [
     "PageEntry",
     "SpaceService",
     "change_request_cells",
+    "deleted_note",
     "flatten_pages",
     "human_size",
     "next_cr_status",
@@ -76,6 +77,15 @@ def space_facts(space: Space) -> str:
     if space.deleted:
         parts.insert(0, "Deleted (restorable)")
     return " · ".join(parts)
+
+
+def deleted_note(space: SpaceSummary) -> str | None:
+    """``Deleted, restorable until 2026-11-08 09:00 UTC`` for a deleted space (None for a live one): what a
+    screen that opens a deleted space says (the window is the trash's, ``folio.services.trash``)."""
+    from folio.services.trash import restorable_until  # the lifecycle's rules live with the trash
+
+    until = restorable_until(space)
+    return None if until is None else f"Deleted, restorable until {format.stamp(until)}"
 
 
 def next_cr_status(status: str) -> str:
