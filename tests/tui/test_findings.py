@@ -125,3 +125,26 @@ async def test_a_key_that_cannot_act_says_why(open_app: Any, services: Services)
         await pilot.press("x")
         await settle(pilot)
         assert screen.pokes == 1
+
+
+async def test_a_merge_updates_the_inbox_that_showed_the_change_request(open_app: Any, org_screen: Any) -> None:
+    """#24: after a merge, going back to the organization's inbox shows the change request merged, without r."""
+    async with open_app(org_screen, size=(120, 40)) as (app, pilot):
+        screen = app.screen
+        await pilot.press("3")
+        await settle(pilot)
+        first = screen.inbox.browser.list.highlighted
+        assert first is not None
+        await pilot.press("enter")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "ChangeRequestScreen"
+        await pilot.press("m")  # asks first (the merge waits for the answer: no settle here)
+        await pilot.pause()
+        await pilot.pause()
+        await pilot.press("y")
+        await settle(pilot)
+        assert any("erged" in n.message for n in app._notifications), [n.message for n in app._notifications]
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen
+        assert first.key not in [row.key for row in screen.inbox.browser.list.rows], "the merged one left the open list"

@@ -299,32 +299,53 @@ class ReviewService:
 
     # -- decisions ----------------------------------------------------------------------------------------------
 
+    def _changed(self, space_id: str, *, pages: bool = False) -> None:
+        """A write changed the change requests of ``space_id`` (and, with ``pages``, its content): the lists that
+        show them load again when they are back in view (``services.changes``)."""
+        if self._services is not None:
+            topics: list[tuple[str, ...]] = [("change-requests",), ("change-requests", space_id)]
+            if pages:
+                topics.append(("pages", space_id))
+            self._services.changes.bump(*topics)
+
     async def submit(
         self, space_id: str, cr_id: str, status: ReviewStatus, comment: str | None = None
     ) -> ChangeRequestReview:
         """Approve or request changes, with an optional comment (markdown; blank means none)."""
         text = comment.strip() if comment else ""
-        return await self._client.reviews.submit(space_id, cr_id, status, text or None)
+        review = await self._client.reviews.submit(space_id, cr_id, status, text or None)
+        self._changed(space_id)
+        return review
 
     async def merge(self, space_id: str, cr_id: str) -> MergeResult:
-        return await self._client.change_requests.merge(space_id, cr_id)
+        result = await self._client.change_requests.merge(space_id, cr_id)
+        self._changed(space_id, pages=True)
+        return result
 
     async def update_from_main(self, space_id: str, cr_id: str) -> UpdateResult:
-        return await self._client.change_requests.update_from_main(space_id, cr_id)
+        result = await self._client.change_requests.update_from_main(space_id, cr_id)
+        self._changed(space_id)
+        return result
 
     async def pdf_url(self, space_id: str, cr_id: str) -> str:
         """A temporary (one hour) link to the change request's content as PDF."""
         return (await self._client.change_requests.pdf(space_id, cr_id)).url
 
     async def rename(self, space_id: str, cr_id: str, subject: str) -> ChangeRequest:
-        return await self._client.change_requests.update(space_id, cr_id, subject=subject)
+        cr = await self._client.change_requests.update(space_id, cr_id, subject=subject)
+        self._changed(space_id)
+        return cr
 
     async def describe(self, space_id: str, cr_id: str, text: str) -> ChangeRequest:
         """Replace the description with ``text`` (one paragraph a line)."""
-        return await self._client.change_requests.update(space_id, cr_id, description=text)
+        cr = await self._client.change_requests.update(space_id, cr_id, description=text)
+        self._changed(space_id)
+        return cr
 
     async def set_status(self, space_id: str, cr_id: str, status: PatchableStatus) -> ChangeRequest:
-        return await self._client.change_requests.update(space_id, cr_id, status=status)
+        cr = await self._client.change_requests.update(space_id, cr_id, status=status)
+        self._changed(space_id)
+        return cr
 
 
 async def _no_pages() -> Any:

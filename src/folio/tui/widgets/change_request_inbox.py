@@ -9,7 +9,7 @@ they come into view (a cell shows ``…`` until then).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Hashable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
@@ -98,6 +98,9 @@ class ChangeRequestInbox(ResourcePanel["ChangeRequest"]):
         """Flip ``awaiting_me``, ``mine`` or ``outdated`` and reload."""
         self.inbox = self.inbox.toggled(switch)
         self.reload()
+
+    def topics(self) -> tuple[Hashable, ...]:
+        return (("change-requests",),)
 
     def hint(self) -> Content:
         parts: list[Content | str | tuple[str, str]] = [

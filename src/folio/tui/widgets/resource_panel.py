@@ -24,7 +24,7 @@ cannot act now (:meth:`why_not`: the footer greys them, the key says why).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Hashable, Sequence
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
 from textual import work
@@ -77,6 +77,7 @@ class ResourcePanel(Explains, Vertical, Generic[T]):
         """What the last load said went wrong (None: it worked)."""
         self._started = False
         self._keep: str | None = None
+        self._seen: tuple[int, ...] = ()
 
     @property
     def plural(self) -> str:
@@ -99,6 +100,11 @@ class ResourcePanel(Explains, Vertical, Generic[T]):
     def item_of(self, item: T) -> Item | None:
         """The id and web URL of ``item`` for ``o`` / ``y`` / ``Y``."""
         return None
+
+    def topics(self) -> tuple[Hashable, ...]:
+        """What writes this list shows (``services.changes`` topics, e.g. ``("change-requests", org_id)``): when a
+        write elsewhere bumps one, the list loads again as soon as its screen is back in view."""
+        return ()
 
     def hint(self) -> str | Content:
         """One line above the list (active filters, what keys do); empty hides the line."""
@@ -149,7 +155,17 @@ class ResourcePanel(Explains, Vertical, Generic[T]):
 
     def on_mount(self) -> None:
         self.draw_hint()
+        if self.topics():
+            self.app.screen_change_signal.subscribe(self, self._screen_changed)
         if not self.LOAD_ON_SHOW:
+            self.reload()
+
+    def _versions(self) -> tuple[int, ...]:
+        return tuple(self.services.changes.version(topic) for topic in self.topics())
+
+    def _screen_changed(self, screen: object) -> None:
+        """Back in view: load again if a write changed what this list shows since it loaded."""
+        if screen is self.screen and self._started and self._versions() != self._seen:
             self.reload()
 
     def on_show(self) -> None:
@@ -197,6 +213,7 @@ class ResourcePanel(Explains, Vertical, Generic[T]):
             self.loaded(items, complete=False)
             return
         self.failed = None
+        self._seen = self._versions()
         if first:
             browser.set_rows([], keep=keep)
         browser.set_loading(False)

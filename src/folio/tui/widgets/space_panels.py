@@ -7,7 +7,7 @@ ChangeRequestsPanel   its change requests by status (``s`` cycles); enter opens 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -183,6 +183,9 @@ class ChangeRequestsPanel(_SpacePanel):
     def __init__(self, services: Services, space_id: str, *, id: str | None = None) -> None:
         super().__init__(services, space_id, id=id)
         self.status = CR_STATUSES[0]
+
+    def topics(self) -> tuple[Hashable, ...]:
+        return (("change-requests", self.space_id),)
 
     def hint(self) -> Content:
         what = "All change requests" if self.status == "all" else f"{self.status.capitalize()} change requests"
