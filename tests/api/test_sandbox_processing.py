@@ -86,7 +86,7 @@ async def test_the_list_follows_the_clock_too(http: httpx.AsyncClient, state: Sa
 
 async def test_the_seeded_update_is_processed_by_the_first_read(http: httpx.AsyncClient, state: SandboxState) -> None:
     record = state.openapi_specs[state.demo_org]["search-v2"]
-    assert record["processingState"] == "pending"  # written four minutes before the seed's now, never read
+    assert record["processingState"] == "pending"  # written 6 s before the seed's now, never read
     read = await spec(http, state, "search-v2")
     assert read["processingState"] == "complete"
     assert parse_iso(read["lastProcessedAt"]) == parse_iso(record["updatedAt"]) + timedelta(seconds=6)

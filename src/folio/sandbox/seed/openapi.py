@@ -3,8 +3,8 @@
 
 Demo data: ``petstore`` (public, three versions), ``billing-api`` (from text, two versions),
 ``partner-gateway`` (its last fetch timed out: ``FETCH_TIMEOUT`` with ``lastProcessedErrors``), ``search-v2``
-(updated 4 minutes before the seed's now and never read since: stored ``pending``, its processing is over by the
-first read, which completes it). ``scale`` adds that many processed specs
+(updated 6 seconds before the seed's now and not read since: stored ``pending``, its processing ends at the
+seed's now, so the first read completes it). ``scale`` adds that many processed specs
 ``generated-00000``...
 """
 
@@ -81,8 +81,8 @@ def seed(state: SandboxState, *, scale: int = 0) -> None:
     )
     add_version(state, org, search, at=ago(days=30), pending=False)
     finish(state, search, ago(days=30))
-    add_version(state, org, search, at=ago(minutes=4))  # processed by now: the first read completes it
-    search["updatedAt"] = ago(minutes=4)
+    add_version(state, org, search, at=ago(seconds=6))  # its processing ends at the seed's now
+    search["updatedAt"] = ago(seconds=6)
 
     for n in range(scale):
         at = ago(hours=n + 1)
