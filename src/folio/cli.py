@@ -274,7 +274,8 @@ def _run_tui(args: argparse.Namespace, log: DebugLog | None) -> int:
         from folio.services.local import Local
 
         folders = paths()
-        local = Local(client, cache_dir=folders.cache_dir, state_dir=folders.state_dir)
+        # the demo's sandbox is new at each start: an earlier run's answers are not its data
+        local = Local(client, cache_dir=folders.cache_dir, state_dir=folders.state_dir, forget_answers=args.demo)
         local.open_known()
     if args.offline:
         if local is None or local.account is None:

@@ -148,3 +148,19 @@ async def test_a_merge_updates_the_inbox_that_showed_the_change_request(open_app
         await settle(pilot)
         assert app.screen is screen
         assert first.key not in [row.key for row in screen.inbox.browser.list.rows], "the merged one left the open list"
+
+
+class Reviewing(Poking):
+    """A screen that binds R (as the change request screen does for its review) and cannot act on it now."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("R", "poke", "Review", id="test.review", tooltip="Review")]
+
+
+async def test_a_screen_key_never_falls_through_to_the_apps_key(open_app: Any, services: Services) -> None:
+    """#23: R greyed out on a screen says why; it does not reload every screen (the app's R)."""
+    async with open_app(lambda: Reviewing(services)) as (app, pilot):
+        await pilot.press("R")
+        await settle(pilot)
+        messages = [n.message for n in app._notifications]
+        assert messages == ["Nothing to poke yet."], messages
+        assert not any("trail again" in m for m in messages)

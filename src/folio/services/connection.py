@@ -22,6 +22,7 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
 from folio.api.caching import Freshness, cached_only, freshness, is_cached_only
+from folio.api.errors import NotCached
 
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
@@ -108,6 +109,11 @@ class Connection:
     def freshness() -> AbstractContextManager[Freshness]:
         """Collect when each cached answer read inside was stored (``seen.oldest``, ``seen.from_cache``)."""
         return freshness()
+
+    @staticmethod
+    def is_cache_miss(exc: BaseException) -> bool:
+        """A read of the cache pass found nothing: not a failure to show (the fresh read comes next)."""
+        return isinstance(exc, NotCached)
 
     @staticmethod
     def is_cache_only() -> bool:

@@ -67,8 +67,13 @@ class _Unconfirmed:
 class Local:
     """The response cache and local state of one account, wired into ``client.store``."""
 
-    def __init__(self, client: GitBookClient, *, cache_dir: Path, state_dir: Path) -> None:
+    def __init__(
+        self, client: GitBookClient, *, cache_dir: Path, state_dir: Path, forget_answers: bool = False
+    ) -> None:
         self.client = client
+        self.forget_answers = forget_answers
+        """Start with no cached answers (the demo: its sandbox is new at each start, another run's data is not its
+        own); drafts, the outbox and the session stay."""
         self.cache_dir = cache_dir
         self.state_dir = state_dir
         self.account: str | None = None
@@ -123,6 +128,9 @@ class Local:
         self.close()
         self.account = account
         self.cache = ResponseCache.open(account, folder=self.cache_dir)
+        if self.forget_answers:
+            self.cache.clear()
+            self.forget_answers = False  # once, at the start: what this run caches it may paint again
         self.state = LocalState.open(account, folder=self.state_dir)
         self.client.store = self.cache
         if self._unconfirmed is not None:

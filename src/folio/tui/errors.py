@@ -15,6 +15,7 @@ from textual.app import App
 from textual.content import Content
 from textual.widget import Widget
 
+from folio.services.connection import Connection
 from folio.tui.safe import safe
 
 __all__ = ["advice", "brief_text", "error_message", "error_text", "notify_error"]
@@ -55,6 +56,9 @@ def error_message(
 ) -> Content:
     """The error as safe content: ``"<doing>: <what failed>. <advice> <hint>"`` (``brief``: without the method
     and path, for dialogs)."""
+    if Connection.is_cache_only() and Connection.is_cache_miss(exc):
+        # the first paint from the cache found nothing: the fresh read is under way, there is no failure to say
+        return Content("Loading…")
     text = brief_text(exc) if brief else error_text(exc)
     if doing:
         text = f"{doing}: {text}"
@@ -65,5 +69,8 @@ def error_message(
 
 
 def notify_error(target: App[Any] | Widget, exc: BaseException, *, doing: str | None = None) -> None:
-    """Show the error as a notification of ``target`` (an app, screen or widget)."""
+    """Show the error as a notification of ``target`` (an app, screen or widget); nothing for a cache miss of a
+    first paint (the fresh read is under way)."""
+    if Connection.is_cache_only() and Connection.is_cache_miss(exc):
+        return
     target.notify(error_message(exc, doing=doing).plain, title="Error", severity="error", markup=False)

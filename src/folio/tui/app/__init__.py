@@ -170,9 +170,21 @@ class FolioApp(Keeping):
         # `q` and `:` belong to a dialog's text, or mean nothing there (the palette is asking for the screen
         # under it: what it lists runs once it has closed)
         top = self.screen
-        return not (
-            action in ("quit", "command_line") and isinstance(top, ModalScreen) and not isinstance(top, CommandPalette)
-        )
+        if action in ("quit", "command_line") and isinstance(top, ModalScreen) and not isinstance(top, CommandPalette):
+            return False
+        # One key, one meaning per screen: a key the screen (or a widget in it) binds is never the app's, even
+        # while the screen's action is greyed out (it says why instead).
+        return not self._shadowed(action)
+
+    def _shadowed(self, action: str) -> bool:
+        keys = {
+            key for key, bindings in self._bindings.key_to_bindings.items() if any(b.action == action for b in bindings)
+        }
+        try:
+            chain = self.screen._binding_chain
+        except Exception:
+            return False
+        return any(node is not self and keys & set(bindings.key_to_bindings) for node, bindings in chain)
 
     def on_key(self, event: events.Key) -> None:
         """A key whose binding is greyed out here says why (``folio.tui.actions``), instead of doing nothing."""

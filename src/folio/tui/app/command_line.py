@@ -63,10 +63,13 @@ class CommandLine(Navigation):
         """The organization in view (the nearest screen of the stack that has one) and that screen's index; with
         none in the stack, the only organization loaded (index -1)."""
         stack = self.trail_screens
-        for index in range(len(stack) - 1, -1, -1):
-            org_id = getattr(stack[index], "org_id", None)
-            if isinstance(org_id, str) and org_id:
-                return org_id, index
+        # the organization screen itself first (so :settings from :sso replaces it, not piles on it), then any
+        # screen of an organization
+        for wanted in (lambda s: getattr(s, "ROUTE", None) == "organization", lambda s: True):
+            for index in range(len(stack) - 1, -1, -1):
+                org_id = getattr(stack[index], "org_id", None)
+                if isinstance(org_id, str) and org_id and wanted(stack[index]):
+                    return org_id, index
         orgs = self.candidates("organization")
         return (orgs[0].key, -1) if len(orgs) == 1 else None
 

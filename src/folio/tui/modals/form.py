@@ -85,7 +85,9 @@ class FormModal(ModalScreen[T | None], Generic[T]):
     FormModal Button { margin-left: 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s,f2", "send", "Send", id="form.send", tooltip="Send (ctrl+s, or f2)", priority=True),
+        # Not a priority binding: ctrl+s then travels behind the keys typed before it, so a send takes the text as
+        # typed up to the ctrl+s, never a prefix of it.
+        Binding("ctrl+s,f2", "send", "Send", id="form.send", tooltip="Send (ctrl+s, or f2)"),
         Binding("escape", "cancel", "Cancel", id="form.cancel", tooltip="Close; what you typed is kept"),
     ]
 
@@ -386,7 +388,9 @@ class FormModal(ModalScreen[T | None], Generic[T]):
             )
             return None
         if found is None:
-            self.say(safe(f"{said}. Folio checked: it was not done. What you typed is kept: ctrl+s sends it.", limit=900))
+            self.say(
+                safe(f"{said}. Folio checked: it was not done. What you typed is kept: ctrl+s sends it.", limit=900)
+            )
             return None
         self.notify("The answer was lost, but the service has it: it was sent once.", markup=False)
         return found
