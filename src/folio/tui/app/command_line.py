@@ -65,10 +65,11 @@ class CommandLine(Navigation):
         stack = self.trail_screens
         # the organization screen itself first (so :settings from :sso replaces it, not piles on it), then any
         # screen of an organization
-        for wanted in (lambda s: getattr(s, "ROUTE", None) == "organization", lambda s: True):
+        for only_the_organization in (True, False):
             for index in range(len(stack) - 1, -1, -1):
                 org_id = getattr(stack[index], "org_id", None)
-                if isinstance(org_id, str) and org_id and wanted(stack[index]):
+                is_it = getattr(stack[index], "ROUTE", None) == "organization"
+                if isinstance(org_id, str) and org_id and (is_it or not only_the_organization):
                     return org_id, index
         orgs = self.candidates("organization")
         return (orgs[0].key, -1) if len(orgs) == 1 else None
