@@ -190,6 +190,25 @@ def _team(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...
     return TeamScreen(services, ids["org_id"], ids["team_id"], title=title, trail=trail)
 
 
+def _search(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.search import SearchScreen
+
+    # ``words``: as the session saved them; ``query``: the words after ``:search``.
+    return SearchScreen(services, ids["org_id"], words=ids.get("words") or ids.get("query") or "", trail=trail)
+
+
+def _space_search(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.search import SpaceSearchScreen
+
+    return SpaceSearchScreen(services, ids["space_id"], words=ids.get("words") or "", trail=trail)
+
+
+def _trash(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
+    from folio.tui.screens.trash import TrashScreen
+
+    return TrashScreen(services, ids["org_id"], trail=trail)
+
+
 ROUTES: dict[str, Route] = {
     r.kind: r
     for r in (
@@ -391,6 +410,37 @@ ROUTES: dict[str, Route] = {
             ("org_id", "team_id"),
             _team,
             summary="a team's members and their team role; add and remove one or many at once",
+        ),
+        Route(
+            "search",
+            "search",
+            "searches",
+            ("org_id", "words"),
+            _search,
+            verbs=("search", "find"),
+            find="organization",
+            go_to=False,
+            summary="the organization's pages that match [words], by space and section; enter opens one",
+        ),
+        Route(
+            "space-search",
+            "space search",
+            "space searches",
+            ("space_id", "words"),
+            _space_search,
+            go_to=False,
+            summary="a space's pages that match the words typed, by section; enter opens one",
+        ),
+        Route(
+            "trash",
+            "trash",
+            "trash",
+            ("org_id",),
+            _trash,
+            verbs=("trash",),
+            find="organization",
+            go_to=False,
+            summary="the organization's deleted spaces, restorable for 7 days: u restores one",
         ),
     )
 }

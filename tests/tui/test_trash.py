@@ -1,0 +1,131 @@
+"""The trash, driven by keys over the seeded sandbox: a space deleted after Folio saw it shows with the time it has
+left, ``u`` restores it (the sandbox holds it live again; the row goes, "restored" is said); the spaces known
+to be deleted come soonest-to-go first; a reader is told why they cannot restore; a space removed for good
+meanwhile is reported and stays; ``:trash`` opens it for the organization in view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.widgets import Static
+
+from folio.models.space import SpaceSummary
+from folio.sandbox import SandboxState
+from folio.services import Services
+from folio.tui.actions import why_unavailable
+from folio.tui.app import FolioApp
+from folio.tui.screens.trash import TrashPanel, TrashScreen
+from tests.conftest import FROZEN_AT, TOKEN
+from tests.tui.conftest import settle
+
+
+@pytest.fixture(autouse=True)
+def frozen_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("folio.services.format.now", lambda: FROZEN_AT)
+
+
+def space_id(state: SandboxState, title: str) -> str:
+    return next(sid for sid, s in state.spaces.items() if s["title"] == title)
+
+
+def trash_screen(services: Services, state: SandboxState) -> Any:
+    return lambda: TrashScreen(services, state.demo_org, trail=("Northwind Labs",))
+
+
+def panel(app: FolioApp) -> TrashPanel:
+    screen = app.screen
+    assert isinstance(screen, TrashScreen)
+    return screen.panel
+
+
+def cells(trash: TrashPanel) -> list[list[str]]:
+    return [[c if isinstance(c, str) else c.plain for c in r.cells] for r in trash.browser.list.visible_rows]
+
+
+def notes(app: FolioApp) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+def status(trash: TrashPanel) -> str:
+    return str(trash.browser.query_one(".resource-browser--status", Static).render())
+
+
+async def test_a_deleted_space_is_restored_from_the_trash(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    async with open_app(trash_screen(services, state)) as (app, pilot):
+        trash = panel(app)
+        assert cells(trash) == []
+        assert status(trash).startswith("No deleted space here. The service does not list deleted spaces")
+        sid = space_id(state, "Scratchpad")
+        await services.client.spaces.delete(sid)  # deleted elsewhere, after Folio saw it listed
+        assert state.spaces[sid]["deletedAt"]
+        await pilot.press("r")
+        await settle(pilot)
+        assert cells(trash) == [["📝 Scratchpad", "just now", "7 days left", "2026-11-08 09:00 UTC"]]
+        assert str(trash.query_one(".resource-panel--hint", Static).render()).startswith("1 deleted space")
+        await pilot.press("u")
+        await settle(pilot)
+        assert state.spaces[sid]["deletedAt"] is None  # the sandbox has it live again
+        assert cells(trash) == []
+        assert "“Scratchpad” restored: it is back in the organization." in notes(app)
+        assert why_unavailable(app.screen, "u") == "No deleted space is selected."
+
+
+async def test_the_known_deleted_spaces_come_soonest_to_go_first(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    legacy = space_id(state, "Legacy Docs (v1)")  # deleted 3 days ago by the seed
+    services.trash.saw(state.demo_org, [SpaceSummary(id=legacy, title="Legacy Docs (v1)")])
+    scratch = await services.space.space(space_id(state, "Scratchpad"))
+    await services.trash.delete(scratch)
+    async with open_app(trash_screen(services, state)) as (app, _pilot):
+        assert [row[:3] for row in cells(panel(app))] == [
+            ["🗄️ Legacy Docs (v1)", "3 d ago", "4 days left"],
+            ["📝 Scratchpad", "just now", "7 days left"],
+        ]
+
+
+async def test_a_reader_is_told_why_they_cannot_restore(services: Services, state: SandboxState, open_app: Any) -> None:
+    sid = space_id(state, "Scratchpad")
+    services.trash.saw(state.demo_org, [SpaceSummary(id=sid, title="Scratchpad")])
+    await services.client.spaces.delete(sid)
+    ivan = next(u for u, rec in state.users.items() if rec["email"] == "ivan@northwind.dev")
+    state.tokens = {TOKEN: ivan}
+    async with open_app(trash_screen(services, state)) as (app, pilot):
+        assert [row[0] for row in cells(panel(app))] == ["📝 Scratchpad"]
+        await pilot.press("u")
+        await settle(pilot)
+        assert why_unavailable(app.screen, "u") == "Only an admin of the organization can restore a space."
+        assert state.spaces[sid]["deletedAt"]  # nothing was sent
+
+
+async def test_a_space_removed_for_good_meanwhile_is_reported(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    legacy = space_id(state, "Legacy Docs (v1)")
+    services.trash.saw(state.demo_org, [SpaceSummary(id=legacy, title="Legacy Docs (v1)")])
+    async with open_app(trash_screen(services, state)) as (app, pilot):
+        assert [row[0] for row in cells(panel(app))] == ["🗄️ Legacy Docs (v1)"]
+        state.clock.advance(days=5)  # past its 7 days
+        await pilot.press("u")
+        await settle(pilot)
+        assert any(n.startswith("“Legacy Docs (v1)” was not restored") for n in notes(app))
+        assert legacy not in state.spaces
+        await pilot.press("r")
+        await settle(pilot)
+        assert cells(panel(app)) == []
+
+
+async def test_the_trash_command_opens_the_organizations_trash(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    async with open_app(trash_screen(services, state)) as (app, pilot):
+        await pilot.press(":", *"search fleet", "enter")
+        await settle(pilot)
+        await pilot.press("escape", ":", *"trash", "enter")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, TrashScreen) and screen.org_id == state.demo_org
+        assert screen.crumb == "Trash"
