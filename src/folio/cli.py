@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 from folio import __version__
 from folio.config.paths import paths
-from folio.config.settings import TOKEN_ENV, Resolved, Settings, SettingsError, ping_enabled
+from folio.config.settings import TOKEN_ENV, Resolved, Settings, SettingsError
 
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
@@ -245,67 +245,9 @@ Tokens are made in GitBook, under your account's developer settings (personal ac
 
 
 def _run_tui(args: argparse.Namespace, log: DebugLog | None) -> int:
-    if args.demo:
-        from folio.sandbox import SandboxTransport, create_app
+    from folio.cli_tui import run_tui
 
-        try:
-            settings = Settings.load()
-        except SettingsError as exc:  # the demo needs no config: say what is wrong, then go on without it
-            print(f"folio: warning: {exc} (ignored for the demo)", file=sys.stderr)
-            settings = Settings(path=paths().config_file)
-        client = _client(DEMO_BASE_URL, DEMO_TOKEN, SandboxTransport(create_app()))
-        where, organization = "the demo sandbox", None
-    else:
-        settings, resolved = _resolve(args, log)
-        if resolved.token is None:
-            print(
-                NO_TOKEN.format(problem=resolved.problem, config=settings.path, env=TOKEN_ENV),
-                file=sys.stderr,
-            )
-            return EXIT_USAGE
-        client = _client(resolved.base_url, resolved.token)
-        where, organization = client.host, resolved.organization
-
-    from folio.services import Services
-    from folio.tui.app import FolioApp
-
-    local = None
-    if not args.no_cache:
-        from folio.services.local import Local
-
-        folders = paths()
-        # the demo's sandbox is new at each start: an earlier run's answers are not its data
-        local = Local(client, cache_dir=folders.cache_dir, state_dir=folders.state_dir, forget_answers=args.demo)
-        local.open_known()
-    if args.offline:
-        if local is None or local.account is None:
-            return _fail(
-                "--offline needs what an earlier online run of this account kept, and there is none.", EXIT_USAGE
-            )
-        client.set_offline("asked")
-    services = Services(client, where=where, local=local)
-    try:
-        services.ping = ping_enabled(settings)
-    except SettingsError as error:
-        return _fail(str(error), EXIT_USAGE)
-    app = FolioApp(
-        services,
-        keymap=settings.keymap,
-        organization=organization,
-        refresh=settings.refresh,
-        restore=organization is None,
-    )
-
-    async def run() -> None:
-        try:
-            await app.run_async()
-        finally:
-            await client.aclose()
-            if local is not None:
-                local.close()
-
-    asyncio.run(run())
-    return app.return_code or EXIT_OK
+    return run_tui(args, log)
 
 
 # -- folio cache ---------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from folio.config.paths import paths
 
 __all__ = [
     "DEFAULT_PROFILE",
+    "THEMES",
     "TOKEN_ENV",
     "Profile",
     "RefreshSettings",
@@ -41,6 +42,7 @@ __all__ = [
     "Settings",
     "SettingsError",
     "ping_enabled",
+    "theme_of",
 ]
 
 TOKEN_ENV = "GITBOOK_TOKEN"
@@ -270,3 +272,15 @@ def ping_enabled(settings: Settings) -> bool:
     if not isinstance(value, bool):
         raise SettingsError(f"{settings.path}: ping must be true or false")
     return value
+
+
+THEMES = ("dark", "light", "high-contrast")
+"""The themes ``theme = ...`` in config.toml may name (``dark`` by default)."""
+
+
+def theme_of(settings: Settings) -> str:
+    """The theme the config names (``dark`` when it names none). Raises :class:`SettingsError` for another."""
+    value = settings.extra.get("theme", THEMES[0])
+    if value not in THEMES:
+        raise SettingsError(f"{settings.path}: theme must be one of {', '.join(THEMES)}")
+    return str(value)

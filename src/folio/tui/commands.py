@@ -168,6 +168,27 @@ def _go_to_hits(provider: Provider, query: str | None) -> Iterator[Hit | Discove
             yield Hit(score, display, command, text=text, help=help_text)
 
 
+def _setting_hits(provider: Provider, query: str | None) -> Iterator[Hit | DiscoveryHit]:
+    """The themes and the other profiles (``:theme``, ``:profile``)."""
+    app = cast("FolioApp", provider.app)
+    choices: list[tuple[str, Any]] = []
+    choose: Any = getattr(app, "choose_theme", None)
+    for name in getattr(app, "THEME_NAMES", ()) if choose is not None else ():
+        if name != getattr(app, "theme_name", None):
+            choices.append((f"Theme: {name.replace('-', ' ')}", partial(choose, name)))
+    accounts = getattr(app, "accounts", None)
+    if accounts is not None:
+        for name in accounts.names():
+            if name != accounts.current:
+                choices.append((f"Profile: {name}", partial(app.run_worker, partial(app.use_profile, name))))
+    matcher = provider.matcher(query) if query is not None else None
+    for text, command in choices:
+        if matcher is None:
+            yield DiscoveryHit(Content(text), command, text=text)
+        elif (score := matcher.match(text)) > 0:
+            yield Hit(score, highlight(matcher, text), command, text=text)
+
+
 class ScreenActions(Provider):
     """The actions of the screen the palette was opened on, with their keys."""
 
@@ -197,9 +218,9 @@ class FolioCommands(Provider):
     same order every time (two providers race, and equal scores keep their arrival order)."""
 
     async def discover(self) -> Hits:
-        for hit in (*_action_hits(self, None), *_go_to_hits(self, None)):
+        for hit in (*_action_hits(self, None), *_go_to_hits(self, None), *_setting_hits(self, None)):
             yield hit
 
     async def search(self, query: str) -> Hits:
-        for hit in (*_action_hits(self, query), *_go_to_hits(self, query)):
+        for hit in (*_action_hits(self, query), *_go_to_hits(self, query), *_setting_hits(self, query)):
             yield hit

@@ -52,8 +52,8 @@ class Command:
 
     @property
     def route(self) -> Route | None:
-        """The route the verb reaches (None for ``quit``)."""
-        return route_of_verb(self.verb) if self.verb != "quit" else None
+        """The route the verb reaches (None for ``quit``, ``profile`` and ``theme``)."""
+        return route_of_verb(self.verb) if self.verb not in ("quit", "profile", "theme") else None
 
     @property
     def number(self) -> int:
@@ -72,6 +72,12 @@ def parse(line: str) -> Command:
         if argument:
             raise CommandError(":q takes nothing after it.")
         return Command("quit")
+    if word.lower() in ("profile", "theme"):
+        if not argument:
+            raise CommandError(
+                f":{word.lower()} needs a name, e.g. :{word.lower()} {'work' if word.lower() == 'profile' else 'light'}"
+            )
+        return Command(word.lower(), argument)
     found = route_of_verb(word)
     if found is None:
         raise CommandError(f"Unknown command “{_shorten(word)}”. Commands: {HELP}")

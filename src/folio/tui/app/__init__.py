@@ -30,7 +30,8 @@ from textual.screen import ModalScreen, Screen
 from folio.config.settings import RefreshSettings
 from folio.tui import styles_dir
 from folio.tui.actions import why_unavailable
-from folio.tui.app.keeping import SESSION_EVERY, Keeping
+from folio.tui.app.accounts import Accounts, Choosing
+from folio.tui.app.keeping import SESSION_EVERY
 from folio.tui.commands import FolioCommands, key_entries
 from folio.tui.safe import safe
 from folio.tui.screens.organizations import OrganizationsScreen
@@ -44,7 +45,7 @@ CRUMB = "\u203a"
 """Joins the segments of a breadcrumb trail in a screen's ``sub_title``."""
 
 
-class FolioApp(Keeping):
+class FolioApp(Choosing):
     """Folio's TUI. Takes its services ready-made (``folio.cli`` wires them) and opens on the organizations.
 
     ``keymap`` (binding id -> keys, from the config's ``[keymap]``) remaps any binding that has an id.
@@ -115,9 +116,14 @@ class FolioApp(Keeping):
         start: Callable[[], Screen[Any]] | None = None,
         refresh: RefreshSettings | None = None,
         restore: bool = False,
+        accounts: Accounts | None = None,
+        theme_name: str = "dark",
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
+        self.accounts = accounts
+        """Who launched Folio: builds another profile's services, keeps the theme (None in tests)."""
+        self.start_theme(theme_name)
         self.restore = restore
         """Reopen the screens of the last session when it did not end with a quit (the CLI sets it)."""
         self._signals = []

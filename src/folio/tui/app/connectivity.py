@@ -44,11 +44,15 @@ class Connectivity(App[None]):
         return any(isinstance(s, ModalScreen) for s in self.screen_stack)
 
     def start_connectivity(self) -> None:
+        """Watch the link of ``self.services`` (again after ``:profile`` changed them)."""
         connection = self.services.connection
         connection.subscribe(self._offline_changed)
         self._offline_was = connection.offline_reason
         self._draw_offline(connection.offline_reason)
         self.run_worker(self._who_am_i(), group="who-am-i", exit_on_error=False)
+        if getattr(self, "_timers_started", False):
+            return
+        self._timers_started = True
         self.set_interval(PROBE_EVERY, self._probe_online)
         if self.refresh_settings.interval:
             self.set_interval(self.refresh_settings.interval, self._refresh_by_itself)
@@ -71,7 +75,9 @@ class Connectivity(App[None]):
         self._offline_was = reason
 
     def _draw_offline(self, reason: str | None) -> None:
-        self.title = "Folio" if reason is None else "Folio [offline: read-only]"
+        profile = getattr(self, "profile", None)
+        name = f"Folio · {profile}" if profile else "Folio"
+        self.title = name if reason is None else f"{name} [offline: read-only]"
 
     def first_screen_shown(self) -> None:
         """The organizations screen has its first answer (or its error): once it is drawn, what waited goes."""

@@ -1,0 +1,149 @@
+"""Wiring the TUI: the services of the demo or of a profile, the app, and what the app asks of its launcher at
+run time (``:profile <name>`` builds another account's services; a theme chosen is remembered in config.toml).
+
+``folio.cli`` calls :func:`run_tui`; the app only sees the :class:`Launcher` through the small protocol of
+``folio.tui.app.accounts``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import TYPE_CHECKING
+
+from folio.config.paths import paths
+from folio.config.settings import TOKEN_ENV, Settings, SettingsError, ping_enabled, theme_of
+
+if TYPE_CHECKING:
+    from folio.config.logging import DebugLog
+    from folio.services import Services
+
+__all__ = ["Launcher", "run_tui"]
+
+DEMO = "demo"
+
+
+class LaunchError(Exception):
+    """A profile that cannot be opened; ``str(error)`` says why in words."""
+
+
+class Launcher:
+    """Builds the services of the demo or of a profile (the start, and ``:profile`` later)."""
+
+    def __init__(self, args: argparse.Namespace, log: DebugLog | None, settings: Settings) -> None:
+        self.args = args
+        self.log = log
+        self.settings = settings
+        self.current = DEMO if args.demo else (args.profile or settings.default_profile)
+        self.organization: str | None = None
+
+    def names(self) -> list[str]:
+        """The profiles of config.toml (and the demo)."""
+        return [*sorted(self.settings.profiles), DEMO]
+
+    def services_for(self, name: str | None, *, first: bool = False) -> Services:
+        """The services of profile ``name`` (``demo``: the in-process sandbox); raises :class:`LaunchError`."""
+        from folio import cli
+        from folio.services import Services
+
+        args = self.args
+        if name == DEMO:
+            from folio.sandbox import SandboxTransport, create_app
+
+            client = cli._client(cli.DEMO_BASE_URL, cli.DEMO_TOKEN, SandboxTransport(create_app()))
+            where, self.organization = "the demo sandbox", None
+        else:
+            resolved = self.settings.resolve(
+                profile=name,
+                token=getattr(args, "token", None) if first else None,
+                base_url=args.base_url if first else None,
+            )
+            cli._check_url(resolved.base_url)
+            if resolved.token is None:
+                if first:
+                    raise LaunchError(
+                        cli.NO_TOKEN.format(problem=resolved.problem, config=self.settings.path, env=TOKEN_ENV)
+                    )
+                raise LaunchError(f"The profile {name!r} has no token ({resolved.problem}).")
+            if self.log is not None:
+                self.log.redactor.add_secret(resolved.token)
+            client = cli._client(resolved.base_url, resolved.token)
+            where, self.organization = client.host, resolved.organization
+        local = None
+        if not args.no_cache:
+            from folio.services.local import Local
+
+            folders = paths()
+            # the demo's sandbox is new at each start: an earlier run's answers are not its data
+            local = Local(client, cache_dir=folders.cache_dir, state_dir=folders.state_dir, forget_answers=name == DEMO)
+            local.open_known()
+        if args.offline and first:
+            if local is None or local.account is None:
+                raise LaunchError("--offline needs what an earlier online run of this account kept, and there is none.")
+            client.set_offline("asked")
+        services = Services(client, where=where, local=local)
+        try:
+            services.ping = ping_enabled(self.settings)
+        except SettingsError as error:
+            raise LaunchError(str(error)) from None
+        if name is not None and not first:
+            self.current = name
+        return services
+
+    def remember_theme(self, theme: str) -> str | None:
+        """Keep the theme in config.toml; the problem in words when it could not be written."""
+        if self.settings.extra.get("theme") == theme:
+            return None
+        self.settings.extra["theme"] = theme
+        try:
+            self.settings.save()
+        except OSError as exc:
+            return f"The theme is used now but could not be kept in {self.settings.path}: {exc.strerror or exc}"
+        return None
+
+
+def run_tui(args: argparse.Namespace, log: DebugLog | None) -> int:
+    from folio import cli
+
+    try:
+        settings = Settings.load()
+    except SettingsError as exc:
+        if not args.demo:
+            raise
+        print(f"folio: warning: {exc} (ignored for the demo)", file=sys.stderr)  # the demo needs no config
+        settings = Settings(path=paths().config_file)
+    launcher = Launcher(args, log, settings)
+    try:
+        theme = theme_of(settings)
+        services = launcher.services_for(DEMO if args.demo else args.profile, first=True)
+    except LaunchError as error:
+        text = str(error)
+        print(text if text.startswith("folio:") else f"folio: {text}", file=sys.stderr)
+        return cli.EXIT_USAGE
+    except SettingsError as error:
+        return cli._fail(str(error), cli.EXIT_USAGE)
+
+    from folio.tui.app import FolioApp
+
+    organization = launcher.organization
+    app = FolioApp(
+        services,
+        keymap=settings.keymap,
+        organization=organization,
+        refresh=settings.refresh,
+        restore=organization is None,
+        accounts=launcher,
+        theme_name=theme,
+    )
+
+    async def run() -> None:
+        try:
+            await app.run_async()
+        finally:
+            await app.services.aclose()
+            if app.services.local is not None:
+                app.services.local.close()
+
+    asyncio.run(run())
+    return app.return_code or cli.EXIT_OK
