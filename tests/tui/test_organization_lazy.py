@@ -178,7 +178,7 @@ async def test_a_first_visit_reads_the_reviews_without_saying_they_were_not_cach
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, OrganizationScreen)
-        filters = str(screen.inbox.query_one(".inbox--filters").render())
+        filters = str(screen.inbox.query_one(".resource-panel--hint").render())
         assert "Showing open" in filters
         assert "reviews" not in filters and "cache" not in filters, filters
         assert screen.inbox.verdicts and all(v is not None for v in screen.inbox.verdicts.values())
