@@ -114,6 +114,7 @@ class FormModal(ModalScreen[T | None], Generic[T]):
         self.sending = False
         self.touched = False
         """Problems show once the user typed or tried to send, not when the form opens."""
+        self._mounted_once = False
 
     # -- what a subclass says ----------------------------------------------------------------------------------
 
@@ -194,6 +195,10 @@ class FormModal(ModalScreen[T | None], Generic[T]):
         return row
 
     def on_mount(self) -> None:
+        # Textual calls this for each class that defines on_mount, and subclasses may call it too: once is enough.
+        if self._mounted_once:
+            return
+        self._mounted_once = True
         fields = self.fields()
         if fields:
             self.query_one(f"#field-{fields[0].name}").focus()

@@ -51,6 +51,7 @@ class ChangeRequestInbox(ResourcePanel["ChangeRequest"]):
     COLUMNS = COLUMNS
     NOUN = "change request"
     ROUTE = "change-request"
+    LOAD_ON_MOUNT = False  # the organization screen starts it once it has named the spaces
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "inbox_status", "Status", id="organization.inbox-status",
                 tooltip="Show the next status: draft, open, archived, merged, every status"),
@@ -77,7 +78,6 @@ class ChangeRequestInbox(ResourcePanel["ChangeRequest"]):
         return self.items
 
     def on_mount(self) -> None:
-        self.draw_hint()  # the screen starts the load when the tab is shown (it first names the spaces)
         lists = self.query(ResourceList)
         if lists:  # (none when the screen was left while this inbox was mounted)
             self.watch(lists.first(), "scroll_y", self._scrolled, init=False)

@@ -66,6 +66,8 @@ class ResourcePanel(Explains, Vertical, Generic[T]):
     """How a failed load begins (default ``Could not load the <plural>``)."""
     ROUTE: ClassVar[str | None] = None
     """The route (``folio.tui.routes``) a row opens with enter; None: enter does nothing here."""
+    LOAD_ON_MOUNT: ClassVar[bool] = True
+    """Load when mounted (False: the host starts the first load, e.g. once it knows what the rows need)."""
     LOAD_ON_SHOW: ClassVar[bool] = False
     """Load the first time the panel is shown rather than when it mounts (a tab never opened costs nothing)."""
 
@@ -76,6 +78,7 @@ class ResourcePanel(Explains, Vertical, Generic[T]):
         self.failed: Content | None = None
         """What the last load said went wrong (None: it worked)."""
         self._started = False
+        self._mounted_once = False
         self._keep: str | None = None
         self._seen: tuple[int, ...] = ()
 
@@ -154,10 +157,14 @@ class ResourcePanel(Explains, Vertical, Generic[T]):
             line.display = bool(text.plain)
 
     def on_mount(self) -> None:
+        # Textual calls this for each class that defines on_mount, and subclasses may call it too: once is enough.
+        if self._mounted_once:
+            return
+        self._mounted_once = True
         self.draw_hint()
         if self.topics():
             self.app.screen_change_signal.subscribe(self, self._screen_changed)
-        if not self.LOAD_ON_SHOW:
+        if self.LOAD_ON_MOUNT and not self.LOAD_ON_SHOW and not self._started:
             self.reload()
 
     def _versions(self) -> tuple[int, ...]:
@@ -184,6 +191,7 @@ class ResourcePanel(Explains, Vertical, Generic[T]):
             keep = row.key if row is not None else None
         self._started = True
         self._keep = keep
+        self._seen = self._versions()  # what this load shows: a write after it is what a later resume reloads for
         self.load()
 
     @work(exclusive=True, group="resource-panel", exit_on_error=False)
@@ -213,7 +221,6 @@ class ResourcePanel(Explains, Vertical, Generic[T]):
             self.loaded(items, complete=False)
             return
         self.failed = None
-        self._seen = self._versions()
         if first:
             browser.set_rows([], keep=keep)
         browser.set_loading(False)
