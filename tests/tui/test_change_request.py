@@ -90,7 +90,7 @@ async def test_overview_shows_subject_status_reviewers_and_changes(
         )
         assert "1 page created, 1 page edited" in text(screen, "#overview-changes")
         assert "Adds the apt update step" in screen.query_one("#overview-description", SafeMarkdown).source
-        assert tab_label(screen) == "Changes 0/2 viewed"
+        assert tab_label(screen) == "2 Changes 0/2 viewed"
         assert not screen.query_one("#cr-banner").display
         assert ("change-request", "{space}/{id}".format(**cr_of(state, LINUX))) in app.loaded
         await press(pilot, "o")  # the URL of the change request itself
@@ -177,7 +177,7 @@ async def test_viewed_marks_count_and_survive_reopening(
     async with open_app(opener(services, state, LINUX)) as (app, pilot):
         screen = app.screen
         await press(pilot, "2", "v")
-        assert tab_label(screen) == "Changes 1/2 viewed"
+        assert tab_label(screen) == "2 Changes 1/2 viewed"
         assert str(screen.changes.pages.list.rows[0].cells[0]) == "\u2713"
         await press(pilot, "U")  # the next unviewed page
         assert screen.changes.page is not None and screen.changes.page.title == "Windows"
@@ -186,9 +186,9 @@ async def test_viewed_marks_count_and_survive_reopening(
         await app.push_screen(ChangeRequestScreen(services, record["space"], record["id"]))
         await settle(pilot)
         again = app.screen
-        assert again is not screen and tab_label(again) == "Changes 1/2 viewed"
+        assert again is not screen and tab_label(again) == "2 Changes 1/2 viewed"
         await press(pilot, "2", "v")
-        assert tab_label(again) == "Changes 0/2 viewed"  # v again unmarks
+        assert tab_label(again) == "2 Changes 0/2 viewed"  # v again unmarks
     assert services.review.viewed.viewed(record["id"], record["revision"]) == set()
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.content import Content
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
 
@@ -34,12 +34,15 @@ from folio.tui.modals.review import ReviewModal
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.safe import safe
 from folio.tui.screens.base import CRUMB, FolioScreen, Item
-from folio.tui.widgets.change_overview import ChangeOverview, ChangesPane
+from folio.tui.screens.change_request_keys import BINDINGS as KEYS
+from folio.tui.screens.change_request_keys import fit_footer, order_for, why_cannot
+from folio.tui.widgets.change_overview import SIDE_BY_SIDE_MIN, ChangeOverview, ChangesPane
 
 if TYPE_CHECKING:
     from typing import Any
 
     from textual import events
+    from textual.binding import ActiveBinding
 
     from folio.models.change_request import ChangeRequest
     from folio.services import Services
@@ -49,11 +52,6 @@ __all__ = ["ChangeRequestScreen", "edit_in_editor"]
 
 NARROW = 100
 """Below this many columns the page list sits above the diff instead of beside it."""
-NEEDS_CR = {"review", "merge", "update_from_main", "pdf", "edit_subject", "edit_description", "edit_in_editor"}
-
-
-def _binding(key: str, action: str, label: str, name: str, tooltip: str, *, show: bool = False) -> Binding:
-    return Binding(key, action, label, show=show, id=f"change-request.{name}", tooltip=tooltip)
 
 
 def edit_in_editor(app: App[Any], text: str) -> str:
@@ -83,19 +81,7 @@ class ChangeRequestScreen(FolioScreen):
     ROUTE: ClassVar[str | None] = "change-request"
 
     CSS_PATH = [styles_dir() / "change_request.tcss"]
-    BINDINGS: ClassVar[list[BindingType]] = [
-        _binding("1", "tab('overview')", "Overview", "tab-overview", "Show the overview"),
-        _binding("2", "tab('changes')", "Changes", "tab-changes", "Show the changed pages and their diffs"),
-        _binding("3", "tab('comments')", "Comments", "tab-comments", "Show the comments"),
-        _binding("R", "review", "Review", "review", "Approve or request changes, with a comment", show=True),
-        _binding("m", "merge", "Merge", "merge", "Merge into the space's main content (asks first)", show=True),
-        _binding("u", "update_from_main", "Update", "update", "Bring main's changes into it (asks first)"),
-        _binding("p", "pdf", "PDF", "pdf", "Show and copy a link to the content as PDF"),
-        _binding("t", "edit_subject", "Subject", "edit-subject", "Edit the subject"),
-        _binding("d", "edit_description", "Description", "edit-description", "Edit the description here"),
-        _binding("e", "edit_in_editor", "Editor", "editor", "Edit the description in $EDITOR"),
-        _binding("S", "cycle_status", "Status", "status", "Change the status: draft, open, archived (asks first)"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = KEYS
 
     def __init__(
         self, services: Services, space_id: str, change_request: str | int, *, trail: tuple[str, ...] = ()
@@ -106,6 +92,8 @@ class ChangeRequestScreen(FolioScreen):
         self.cr: ChangeRequest | None = None
         self.overview: Overview | None = None
         self.review_draft = ""
+        self.failed: Content | None = None
+        """What the last load said went wrong (None: it worked, or none ended yet)."""
         self.crumb = f"#{change_request}" if isinstance(change_request, int) else "Change request"
 
     def compose(self) -> ComposeResult:
@@ -113,11 +101,11 @@ class ChangeRequestScreen(FolioScreen):
         yield Static(id="cr-banner")
         yield Static(id="cr-message")
         with TabbedContent(id="cr-tabs"):
-            with TabPane("Overview", id="overview"):
+            with TabPane("1 Overview", id="overview"):
                 yield ChangeOverview(id="cr-overview")
-            with TabPane("Changes", id="changes"):
+            with TabPane("2 Changes", id="changes"):
                 yield ChangesPane(self.services.review.viewed, id="cr-changes")
-            with TabPane("Comments", id="comments"):
+            with TabPane("3 Comments", id="comments"):
                 yield Static(Content("Loading\u2026"), id="comments-placeholder", classes="message")
         yield Footer()
 
@@ -139,6 +127,7 @@ class ChangeRequestScreen(FolioScreen):
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width)
+        self.refresh_bindings()  # the footer shows what fits the new width
 
     def _fit(self, width: int) -> None:
         self.set_class(width < NARROW, "-narrow")
@@ -166,11 +155,12 @@ class ChangeRequestScreen(FolioScreen):
         except Exception as exc:
             overview_widget.loading = False
             pages.set_loading(False)
-            self._say(
-                error_message(exc, doing="Could not load the change request", hint="Press r to try again."), error=True
-            )
+            self.failed = error_message(exc, doing="Could not load the change request", hint="Press r to try again.")
+            self._say(self.failed, error=True)
+            self.refresh_bindings()
             return
         overview_widget.loading = False
+        self.failed = None
         self._say(None)
         self.overview, self.cr, self.ref = overview, overview.cr, overview.cr.id
         cr = overview.cr
@@ -229,7 +219,7 @@ class ChangeRequestScreen(FolioScreen):
 
     @on(ChangesPane.Progress)
     def _progress(self, event: ChangesPane.Progress) -> None:
-        label = f"Changes {event.seen}/{event.total} viewed" if event.total else "Changes"
+        label = f"2 Changes {event.seen}/{event.total} viewed" if event.total else "2 Changes"
         self.tabs.get_tab("changes").label = Content(label)
 
     def current_item(self) -> Item | None:
@@ -244,18 +234,20 @@ class ChangeRequestScreen(FolioScreen):
             return Item(self.cr.id, self.cr.urls.app if self.cr.urls else None, "change request")
         return None
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        cr = self.cr
-        if action in NEEDS_CR or action == "cycle_status":
-            if cr is None:
-                return None
-            if action in ("review", "merge"):
-                return True if cr.is_active else None
-            if action == "update_from_main":
-                return True if cr.is_active and cr.outdated else None
-            if action == "cycle_status":
-                return True if next_status(cr.status) else None
-        return True
+    def why_not(self, action: str) -> str | None:
+        """Why a decision cannot be taken on this change request now (its key says so; the footer hides it)."""
+        return why_cannot(self.cr, action, failed=self.failed is not None)
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """What the footer shows: the most useful keys of the tab in view that fit (``?`` lists every key)."""
+        bindings = super().active_bindings
+        try:
+            tab = self.tabs.active
+        except Exception:  # not composed yet
+            return bindings
+        width = self.size.width or self.app.size.width
+        return fit_footer(self.app, bindings, order_for(tab, wide=width >= SIDE_BY_SIDE_MIN), width)
 
     # -- decisions ----------------------------------------------------------------------------------------------
 

@@ -156,7 +156,7 @@ class ChangesPane(Horizontal):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        _binding("s", "toggle_layout", "Split", "layout", "Unified or side-by-side diff", show=True),
+        _binding("s", "toggle_layout", "Split", "layout", "Unified or side-by-side diff"),
         _binding("n", "change(1)", "Next change", "next-change", "Next change (also ]c)", show=True),
         _binding("N", "change(-1)", "Prev change", "previous-change", "Previous change (also [c)"),
         _binding("right_square_bracket", "prefix(']')", "]c ]u", "next-prefix", "]c next change, ]u next unviewed"),
