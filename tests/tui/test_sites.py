@@ -110,10 +110,9 @@ async def test_create_a_site_through_the_modal(services: Services, state: Sandbo
         modal = app.screen
         assert isinstance(modal, CreateSiteModal)
         await type_text(pilot, "P")
-        problem = modal.query_one(".site-form--problem", Static)
-        assert "2..128 characters" in text_of(problem)  # checked as typed
+        assert "2..128 characters" in modal.problem_text  # checked as typed
         await type_text(pilot, "artner Portal")
-        assert text_of(problem) == ""
+        assert modal.problem_text == ""
         await keys(pilot, "tab", "right", "enter")  # visibility: unlisted
         await keys(pilot, "tab", "tab", "space")  # the first space: Getting Started
         await keys(pilot, "ctrl+s")
@@ -137,7 +136,7 @@ async def test_create_refuses_a_short_title_and_keeps_the_form(
         await type_text(pilot, "P")
         await keys(pilot, "ctrl+s")
         assert isinstance(app.screen, CreateSiteModal) and len(state.sites) == 2
-        assert "Title is too short" in text_of(app.screen.query_one(".site-form--problem", Static))
+        assert "Title is too short" in app.screen.problem_text
         await keys(pilot, "escape")
         assert isinstance(app.screen, SitesHost) and len(state.sites) == 2
 

@@ -125,6 +125,12 @@ class SiteService:
             spaces=chosen or None,
         )
 
+    async def find_site(self, org_id: str, title: str) -> Site | None:
+        """The site titled exactly ``title`` (the newest of them), for a creation whose answer was lost."""
+        found = [s for s in await self.list(org_id, title=title) if s.title == title]
+        found.sort(key=lambda s: s.created_at.timestamp() if s.created_at else 0.0, reverse=True)
+        return found[0] if found else None
+
     async def delete(self, org_id: str, site_id: str) -> None:
         await self._client.sites.delete(org_id, site_id)
 
@@ -167,6 +173,14 @@ class SiteService:
             case "defaultSiteSpace":
                 return await sites.update(org_id, site_id, default_site_space=value)
         raise InvalidRequest(key, "is not a setting of a site", "one of " + ", ".join(SETTING_KEYS))
+
+    async def find_setting(self, org_id: str, site_id: str, key: str, value: str) -> Site | None:
+        """The site, read again, if its setting ``key`` now holds ``value`` (a change whose answer was lost was
+        made after all); None when it does not."""
+        site, structure = await self.overview(org_id, site_id)
+        wanted = (proxy_value(value) or "") if key == "proxy" else value
+        current = next((s.current for s in settings(site, structure) if s.key == key), None)
+        return site if (current or "") == wanted else None
 
     # -- published view ------------------------------------------------------------------------------------------
 

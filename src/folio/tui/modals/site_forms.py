@@ -1,46 +1,83 @@
 """The sites' forms: create a site, pick a setting's value from a list, and a typed confirmation.
 
-CreateSiteModal     title (2..128 checked as you type), visibility, type and the spaces to publish; it sends
-                    the creation itself and keeps the form, saying why, when that fails -> Site | None
-ChoiceModal         one value from a list, sent through ``submit(value)``; a failure keeps the list open
-                    and says why -> the value | None
+CreateSiteModal     a :class:`~folio.tui.modals.form.FormModal`: title (2..128 checked as you type), visibility,
+                    type and the spaces to publish; a creation whose answer was lost is looked for by its title
+                    before it can be sent again; esc keeps what was typed -> Site | None
+ChoiceModal         one value from a list (enter picks and sends it through ``submit(value)``), on the same
+                    forms base: a failure keeps the list open and says why -> the value | None
 TypedConfirmModal   "type the site's title to confirm": anything else is refused -> bool
+
+``shown_plainly`` is the highlighter of the forms' one-line fields: a field holds the server's exact value, and
+what is drawn of it shows each control or invisible format character as a visible mark instead of sending it to
+the terminal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, ClassVar
+import unicodedata
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.highlighter import Highlighter
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, OptionList, RadioButton, RadioSet, Select, SelectionList, Static
+from textual.widget import Widget
+from textual.widgets import Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
 from folio.models.site import Site
 from folio.services.sites import KNOWN_SITE_TYPES, SITE_VISIBILITIES, Choice, check_setting
 from folio.tui.errors import error_message
-from folio.tui.safe import safe
+from folio.tui.modals.form import NOT_CHECKED, Field, FormModal
+from folio.tui.safe import ZWJ, safe
 
 if TYPE_CHECKING:
     from folio.models.space import SpaceSummary
     from folio.services.sites import SiteService
 
-__all__ = ["ChoiceModal", "CreateSiteModal", "TypedConfirmModal"]
+__all__ = ["ChoiceModal", "CreateSiteModal", "TypedConfirmModal", "plain_fields", "shown_plainly"]
 
-_SEND = Binding(
-    "ctrl+s,f2",
-    "send",
-    "Send",
-    id="site-form.send",
-    tooltip="Send (ctrl+s, or f2 where ctrl+s is taken)",
-    priority=True,
-)
+_MARKS = {"\x7f": "\u2421"}
+
+
+def _mark(char: str, before: str, after: str) -> str:
+    """What is drawn for ``char`` of a field's value: itself, or a visible mark of the same length."""
+    if char == ZWJ and unicodedata.category(before or " ") == "So" and unicodedata.category(after or " ") == "So":
+        return char  # joins two emoji
+    if unicodedata.category(char) not in ("Cc", "Cf", "Cs"):
+        return char
+    if char < " ":
+        return chr(0x2400 + ord(char))  # the control pictures: ␛ ␇ ␉ ␊ …
+    return _MARKS.get(char, "\ufffd")
+
+
+class _ShownPlainly(Highlighter):
+    """A one-line field's value as drawn: control and invisible format characters as visible marks, one for one,
+    so the cursor stays where it is and nothing reaches the terminal as control."""
+
+    def highlight(self, text: Text) -> None:
+        plain = text.plain
+        if plain.isascii() and plain.isprintable():
+            return
+        text.plain = "".join(_mark(c, plain[i - 1] if i else "", plain[i + 1 : i + 2]) for i, c in enumerate(plain))
+
+
+shown_plainly = _ShownPlainly()
+"""The highlighter of the forms' one-line fields (see the module's docstring)."""
+
+
+def plain_fields(screen: Widget) -> None:
+    """Draw every one-line field of ``screen`` with :func:`shown_plainly` (their values stay exact)."""
+    for field in screen.query(Input):
+        field.highlighter = shown_plainly
+
+
 _CANCEL = Binding("escape", "cancel", "Cancel", id="site-form.cancel", tooltip="Close without changing anything")
 
 _CSS = """
@@ -49,78 +86,65 @@ _CSS = """
                       padding: 0 1; background: $surface; }}
 {name} > .site-form--danger {{ border: thick $error; }}
 {name} .site-form--title {{ text-style: bold; }}
-{name} .site-form--row {{ height: auto; margin-top: 1; }}
-{name} .site-form--label {{ width: 12; color: $text-muted; }}
-{name} .site-form--label-wide {{ margin-top: 1; color: $text-muted; }}
 {name} .site-form--body {{ margin: 1 0; }}
 {name} .site-form--problem {{ color: $text-error; height: auto; }}
 {name} .site-form--help {{ color: $text-muted; height: auto; }}
-{name} .site-form--buttons {{ height: auto; align-horizontal: right; }}
-{name} .site-form--buttons Button {{ margin-left: 2; }}
 {name} Input {{ width: 1fr; }}
-{name} RadioSet {{ layout: horizontal; width: 1fr; height: 1; }}
-{name} RadioSet > RadioButton {{ width: auto; margin-right: 1; }}
-{name} Select {{ width: 24; }}
-{name} #site-spaces {{ height: auto; max-height: 8; }}
-{name} #choice-list {{ height: auto; max-height: 12; }}
 """
 
 
-class CreateSiteModal(ModalScreen[Site | None]):
+class CreateSiteModal(FormModal[Site]):
     """A new site of ``org_id``: the modal loads the organization's spaces, checks the title as it is typed,
-    and creates the site; it closes with the site, or with None when cancelled."""
+    and creates the site; it closes with the site, or with None when cancelled (what was typed is kept)."""
 
-    DEFAULT_CSS = _CSS.format(name="CreateSiteModal")
-    BINDINGS: ClassVar[list[BindingType]] = [_SEND, _CANCEL]
+    DEFAULT_CSS = """
+    CreateSiteModal #field-visibility { layout: horizontal; height: 1; }
+    CreateSiteModal #field-visibility > RadioButton { width: auto; margin-right: 1; }
+    CreateSiteModal #field-type { width: 24; }
+    CreateSiteModal #field-spaces { height: auto; max-height: 8; width: 1fr; }
+    """
+    TITLE = "Create a site"
+    INTRO = "It is created unpublished. ctrl+s creates it."
+    SEND_LABEL = "Create"
+    FAILED = "Not created"
+    FIELDS = (
+        Field("title", "Title", placeholder="2..128 characters"),
+        Field("visibility", "Visibility", kind="choice", choices=tuple((v, v) for v in SITE_VISIBILITIES)),
+        Field("type", "Type", kind="select", choices=tuple((k, k) for k in KNOWN_SITE_TYPES)),
+        Field("spaces", "Spaces", hint="The spaces to publish: space toggles one; none is fine."),
+    )
 
     def __init__(self, sites: SiteService, org_id: str) -> None:
-        super().__init__()
         self.sites = sites
         self.org_id = org_id
-        self.sending = False
+        super().__init__(
+            values={"title": "", "visibility": "public", "type": "basic"},
+            draft=f"site-create:{org_id}",
+            where="a new site",
+        )
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="site-form"):
-            yield Static(Content("Create a site"), classes="site-form--title")
-            with Horizontal(classes="site-form--row"):
-                yield Static(Content("Title"), classes="site-form--label")
-                yield Input(placeholder="2..128 characters", id="site-title", compact=True)
-            with Horizontal(classes="site-form--row"):
-                yield Static(Content("Visibility"), classes="site-form--label")
-                with RadioSet(id="site-visibility", compact=True):
-                    for value in SITE_VISIBILITIES:
-                        yield RadioButton(Content(value), value=value == "public", name=value)
-            with Horizontal(classes="site-form--row"):
-                yield Static(Content("Type"), classes="site-form--label")
-                yield Select(
-                    [(Content(kind), kind) for kind in KNOWN_SITE_TYPES],
-                    value="basic",
-                    allow_blank=False,
-                    id="site-type",
-                    compact=True,
-                )
-            yield Static(Content("Spaces to publish (space toggles; none is fine)"), classes="site-form--label-wide")
-            yield SelectionList[str](id="site-spaces", compact=True)
-            yield Static(classes="site-form--problem")
-            yield Static(
-                Content("ctrl+s or f2 creates (unpublished) · tab moves · esc closes"), classes="site-form--help"
-            )
-            with Horizontal(classes="site-form--buttons"):
-                yield Button(Content("Create"), variant="primary", id="send", compact=True)
-                yield Button(Content("Cancel"), id="cancel", compact=True)
+    def _row(self, field: Field) -> Widget:
+        if field.name != "spaces":
+            return super()._row(field)
+        label = Label(Content(field.label), classes="form--label")
+        row = Horizontal(label, SelectionList[str](id="field-spaces", compact=True), classes="form--row")
+        row.id = "row-spaces"
+        row.tooltip = field.hint
+        return row
 
     def on_mount(self) -> None:
-        self.query_one("#site-title", Input).focus()
+        super().on_mount()
+        plain_fields(self)
         self.load_spaces()
 
     @work(exclusive=True, group="site-form-spaces", exit_on_error=False)
     async def load_spaces(self) -> None:
-        spaces_list = self.query_one("#site-spaces", SelectionList)
+        spaces_list = self.query_one("#field-spaces", SelectionList)
         spaces_list.loading = True
         try:
             spaces: list[SpaceSummary] = await self.sites.spaces(self.org_id)
         except Exception as exc:
-            self._problem(error_message(exc, doing="Could not load the spaces", hint="A site can start empty."))
+            self.say(error_message(exc, doing="Could not load the spaces", hint="A site can start empty."))
             return
         finally:
             spaces_list.loading = False
@@ -128,82 +152,38 @@ class CreateSiteModal(ModalScreen[Site | None]):
         if spaces and spaces_list.highlighted is None:
             spaces_list.highlighted = 0
 
-    # -- the form ------------------------------------------------------------------------------------------------
+    def values(self) -> dict[str, Any]:
+        out = super().values()
+        out["spaces"] = list(self.query_one("#field-spaces", SelectionList).selected)
+        return out
 
-    @property
-    def title_text(self) -> str:
-        return self.query_one("#site-title", Input).value
+    def check(self, values: Mapping[str, Any]) -> dict[str, str]:
+        problem = check_setting("title", str(values.get("title") or ""))
+        return {"title": problem} if problem else {}
 
-    @property
-    def visibility(self) -> str:
-        pressed = self.query_one("#site-visibility", RadioSet).pressed_button
-        return pressed.name if pressed is not None and pressed.name else "public"
+    async def submit(self, values: Mapping[str, Any]) -> Site:
+        return await self.sites.create(
+            self.org_id,
+            title=str(values["title"]),
+            visibility=str(values.get("visibility") or "public"),
+            type=str(values.get("type") or "basic"),
+            spaces=values.get("spaces") or (),
+        )
 
-    @property
-    def site_type(self) -> str:
-        value = self.query_one("#site-type", Select).value
-        return value if isinstance(value, str) else "basic"
-
-    @property
-    def chosen_spaces(self) -> list[str]:
-        return list(self.query_one("#site-spaces", SelectionList).selected)
-
-    def _problem(self, message: Content | str | None) -> None:
-        text = message if isinstance(message, Content) else Content(message or "")
-        self.query_one(".site-form--problem", Static).update(text)
-
-    def on_input_changed(self, event: Input.Changed) -> None:
-        self._problem(check_setting("title", event.value) if event.value else None)
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_send()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "send":
-            self.action_send()
-        else:
-            self.action_cancel()
-
-    def action_send(self) -> None:
-        if self.sending:
-            return
-        problem = check_setting("title", self.title_text)
-        if problem:
-            self._problem(problem)
-            self.query_one("#site-title", Input).focus()
-            return
-        self._create()
-
-    @work(exclusive=True, group="site-form-send", exit_on_error=False)
-    async def _create(self) -> None:
-        self.sending = True
-        self._problem(Content("Creating…"))
-        try:
-            site = await self.sites.create(
-                self.org_id,
-                title=self.title_text,
-                visibility=self.visibility,
-                type=self.site_type,
-                spaces=self.chosen_spaces,
-            )
-        except Exception as exc:
-            self._problem(error_message(exc, doing="Not created", hint="The form is kept; fix it or try again."))
-            return
-        finally:
-            self.sending = False
-        self.dismiss(site)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+    async def find_sent(self, values: Mapping[str, Any]) -> Any:
+        return await self.sites.find_site(self.org_id, str(values["title"]))
 
 
-class ChoiceModal(ModalScreen[str | None]):
-    """Pick one of ``choices`` (enter); ``submit(value)`` sends it, and a failure is shown while the list stays."""
+class ChoiceModal(FormModal[str]):
+    """Pick one of ``choices`` (enter); ``submit(value)`` sends it, and a failure is shown while the list stays.
+    ``find_sent(value)`` (optional) looks on the service for a choice whose answer was lost."""
 
-    DEFAULT_CSS = _CSS.format(name="ChoiceModal")
-    BINDINGS: ClassVar[list[BindingType]] = [_CANCEL]
+    DEFAULT_CSS = """
+    ChoiceModal .form--row > .form--label { display: none; }
+    ChoiceModal .form--field-problem { padding-left: 0; }
+    ChoiceModal #field-value { width: 1fr; height: auto; max-height: 12; }
+    """
+    FAILED = "Not saved"
 
     def __init__(
         self,
@@ -213,56 +193,64 @@ class ChoiceModal(ModalScreen[str | None]):
         *,
         current: str | None = None,
         help: str = "",
+        find_sent: Callable[[str], Awaitable[object | None]] | None = None,
     ) -> None:
-        super().__init__()
-        self.title_text = title if isinstance(title, Content) else Content(title)
         self.choices = list(choices)
-        self.submit = submit
+        self._submit = submit
+        self._find = find_sent
         self.current = current
         self.help_text = help
-        self.sending = False
+        super().__init__(title=title)
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="site-form"):
-            yield Static(self.title_text, classes="site-form--title")
-            if self.help_text:
-                yield Static(safe(self.help_text, limit=300), classes="site-form--help")
-            options = [
-                Option(safe(("● " if c.value == self.current else "  ") + c.label, limit=120), id=c.value)
-                for c in self.choices
-            ]
-            yield OptionList(*options, id="choice-list")
-            yield Static(classes="site-form--problem")
-            yield Static(Content("enter picks and saves · esc closes"), classes="site-form--help")
+    def fields(self) -> Sequence[Field]:
+        return (Field("value", "Value"),)
+
+    def compose_intro(self) -> ComposeResult:
+        words = f"{self.help_text} " if self.help_text else ""
+        yield Static(safe(words + "enter picks and saves; esc closes.", limit=400), classes="form--intro")
+
+    def _row(self, field: Field) -> Widget:
+        options = [
+            Option(safe(("● " if c.value == self.current else "  ") + c.label, limit=120), id=c.value)
+            for c in self.choices
+        ]
+        label = Label(Content(field.label), classes="form--label")
+        return Horizontal(label, OptionList(*options, id="field-value"), classes="form--row", id="row-value")
 
     def on_mount(self) -> None:
-        options = self.query_one("#choice-list", OptionList)
-        options.focus()
+        super().on_mount()
+        # The problem line keeps the name the list dialogs had before they were forms.
+        self.query_one(".form--problem", Static).add_class("site-form--problem")
+        options = self.query_one("#field-value", OptionList)
         values = [c.value for c in self.choices]
         if self.current in values:
             options.highlighted = values.index(self.current)
+        elif values:
+            options.highlighted = 0
+
+    def values(self) -> dict[str, Any]:
+        options = self.query_one("#field-value", OptionList)
+        index = options.highlighted
+        chosen = options.get_option_at_index(index).id if index is not None and options.option_count else None
+        return {"value": chosen}
+
+    def check(self, values: Mapping[str, Any]) -> dict[str, str]:
+        return {} if values.get("value") else {"value": "Choose one first."}
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        if not self.sending and event.option.id is not None:
-            self._send(event.option.id)
+        self.action_send()
 
-    @work(exclusive=True, group="choice-send", exit_on_error=False)
-    async def _send(self, value: str) -> None:
-        self.sending = True
-        problem = self.query_one(".site-form--problem", Static)
-        problem.update(Content("Saving…"))
-        try:
-            await self.submit(value)
-        except Exception as exc:
-            problem.update(error_message(exc, doing="Not saved", hint="Pick again or press esc."))
-            return
-        finally:
-            self.sending = False
-        self.dismiss(value)
+    async def submit(self, values: Mapping[str, Any]) -> str:
+        value = str(values["value"])
+        await self._submit(value)
+        return value
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+    async def find_sent(self, values: Mapping[str, Any]) -> Any:
+        if self._find is None:
+            return NOT_CHECKED
+        found = await self._find(str(values["value"]))
+        return str(values["value"]) if found is not None else None
 
 
 class TypedConfirmModal(ModalScreen[bool]):

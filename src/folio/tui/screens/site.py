@@ -42,6 +42,24 @@ __all__ = ["SiteScreen"]
 
 TABS = ("settings", "structure", "adaptive")
 SETTING_COLUMNS = (Column("setting", "Setting", 20), Column("value", "Value"))
+DEFAULTS = ("defaultSiteSection", "defaultSiteSpace")
+SEEN_BY_VISITORS = ("title", "visibility", "proxy", "basename", *DEFAULTS)
+
+
+class _SettingList(ResourceList):
+    """The settings' rows: enter edits the setting under the cursor (and the footer says so)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select", "Edit", id="site.setting-enter", tooltip="Edit the setting under the cursor"),
+    ]
+
+
+class _SettingsBrowser(ResourceBrowser):
+    """The settings list with its header and status line, its rows edited by enter."""
+
+    def __init__(self, *, id: str) -> None:
+        super().__init__(SETTING_COLUMNS, empty="No settings to show.", id=id)
+        self._list = _SettingList(self.columns)
 
 
 def _tab_key(key: str, tab: str, label: str) -> Binding:
@@ -56,7 +74,14 @@ class SiteScreen(FolioScreen):
 
     CSS_PATH = [styles_dir() / "site.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("e", "edit_setting", "Edit", id="site.edit-setting", tooltip="Edit the setting under the cursor"),
+        Binding(
+            "e",
+            "edit_setting",
+            "Edit",
+            show=False,  # the footer shows enter, which does the same
+            id="site.edit-setting",
+            tooltip="Edit the setting under the cursor",
+        ),
         Binding(
             "p",
             "toggle_published",
@@ -89,7 +114,7 @@ class SiteScreen(FolioScreen):
         with TabbedContent(initial="settings", id="site-tabs"):
             with TabPane("Settings", id="settings"):
                 yield Static(Content("Loading the site…"), id="site-summary")
-                yield ResourceBrowser(SETTING_COLUMNS, empty="No settings to show.", id="site-settings")
+                yield _SettingsBrowser(id="site-settings")
                 yield Static(id="site-setting-help")
             with TabPane("Structure", id="structure"):
                 # Mounted when the tab is first shown: the editor and the published view load only when wanted.
@@ -201,17 +226,17 @@ class SiteScreen(FolioScreen):
             self._edit(row.data)  # type: ignore[arg-type]
 
     def _edit(self, setting: Setting) -> None:
-        key = setting.key
+        key, sites = setting.key, self.services.sites
 
         async def submit(value: str) -> None:
-            site = await self.services.sites.update_setting(self.org_id, self.site_id, key, value)
-            if key in ("defaultSiteSection", "defaultSiteSpace"):
-                self.structure = await self.services.sites.structure(self.org_id, self.site_id)
-            self._show_site(site)
-            shown = next((s.value for s in settings(site, self.structure) if s.key == key), value)
-            self.notify(f"{setting.label} saved: {safe(shown, limit=200).plain}", markup=False)
-            if key in ("title", "visibility", "proxy", "basename", "defaultSiteSection", "defaultSiteSpace"):
-                self._reload_published()
+            await self._saved(setting, await sites.update_setting(self.org_id, self.site_id, key, value), value)
+
+        async def find_sent(value: str) -> Site | None:
+            """A change whose answer was lost: the site read again, if it holds the value now."""
+            site = await sites.find_setting(self.org_id, self.site_id, key, value)
+            if site is not None:
+                await self._saved(setting, site, value)
+            return site
 
         title = Content.assemble("Edit ", (setting.label, "bold"), f" · {setting.help}")
         if setting.kind == "text":
@@ -223,12 +248,30 @@ class SiteScreen(FolioScreen):
                     multiline=False,
                     check=lambda text: check_setting(key, text),
                     send_label="Save",
+                    # What is typed is kept (esc, a failed send, a hang-up) until the service has it.
+                    draft=f"site-setting:{self.org_id}/{self.site_id}/{key}",
+                    where=f"the {setting.label.lower()} of the site {self.site.title if self.site else self.site_id}",
+                    find_sent=find_sent,
                 )
             )
         elif not setting.choices:
             self.notify(f"{setting.label}: there is nothing to choose from.", severity="warning", markup=False)
         else:
-            self.app.push_screen(ChoiceModal(title, setting.choices, submit, current=setting.current))
+            modal = ChoiceModal(title, setting.choices, submit, current=setting.current, find_sent=find_sent)
+            self.app.push_screen(modal)
+
+    async def _saved(self, setting: Setting, site: Site, value: str) -> None:
+        """The service has the setting: show the site as it now is, and what depends on the setting."""
+        key = setting.key
+        if key in DEFAULTS:
+            self.structure = await self.services.sites.structure(self.org_id, self.site_id)
+        self._show_site(site)
+        shown = next((s.value for s in settings(site, self.structure) if s.key == key), value)
+        self.notify(f"{setting.label} saved: {safe(shown, limit=200).plain}", markup=False)
+        if key in SEEN_BY_VISITORS:
+            self._reload_published()
+        if key in DEFAULTS:  # the structure editor marks the defaults (★)
+            self._reload_structure()
 
     # -- tabs, share key, what is selected --------------------------------------------------------------------------
 
@@ -269,8 +312,10 @@ class SiteScreen(FolioScreen):
             self.refresh_bindings()
 
     def on_structure_editor_changed(self, event: Message) -> None:
-        """A change reached the service: what visitors see is read again, to show where it landed."""
+        """A change reached the service: what visitors see is read again, to show where it landed, and so are
+        the settings (a move can change the default section or site space)."""
         self._reload_published()
+        self.load()
 
     def _reload_published(self) -> None:
         view = self.published_view
@@ -322,6 +367,9 @@ class SiteScreen(FolioScreen):
         self.load()
         self._reload_published()
         self.query_one(AdaptiveSchemaEditor).reload()
+        self._reload_structure()
+
+    def _reload_structure(self) -> None:
         structure = self.query("#site-structure")
         reload = getattr(structure.first(), "reload", None) if structure else None
         if callable(reload):
