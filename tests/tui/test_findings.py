@@ -164,3 +164,29 @@ async def test_a_screen_key_never_falls_through_to_the_apps_key(open_app: Any, s
         messages = [n.message for n in app._notifications]
         assert messages == ["Nothing to poke yet."], messages
         assert not any("trail again" in m for m in messages)
+
+
+async def test_join_an_organization_from_the_organizations_list(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    """#11: J on the organizations list joins an organization whose email domain admits the user."""
+    from tests.conftest import TOKEN
+    from tests.tui.test_settings import member_with
+
+    other = next(o for o in state.orgs if o != state.demo_org)
+    newcomer = member_with(state, "read")
+    state.orgs[other]["emailDomains"] = ["northwind.dev"]
+    state.tokens = {TOKEN: newcomer}
+    async with open_app(lambda: OrganizationsScreen(services)) as (app, pilot):
+        screen = app.screen
+        assert [o.id for o in screen.organizations] == [state.demo_org]
+        await pilot.press("J")
+        await settle(pilot)
+        await pilot.press(*"nope", "enter")
+        await settle(pilot)
+        assert "Not sent" in app.screen.problem_text  # refused by the service, the id is kept
+        await pilot.press("ctrl+a", "ctrl+k")
+        await pilot.press(*other, "enter")
+        await settle(pilot)
+        assert newcomer in state.members[other]
+        assert app.screen is screen and sorted(o.id for o in screen.organizations) == sorted([state.demo_org, other])

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterator, Hashable, Sequence
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Header
 
 from folio.services import format
 from folio.tui import styles_dir
+from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.navigation import Ids
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
@@ -64,8 +66,17 @@ def organization_row(org: Organization) -> Row:
 
 
 class OrganizationsPanel(ResourcePanel["Organization"]):
-    """The organizations of the signed-in user."""
+    """The organizations of the signed-in user; ``J`` joins another one whose email domain admits the user."""
 
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "J",
+            "join",
+            "Join",
+            id="organizations.join",
+            tooltip="Join an organization by its id (your email domain must be one it admits)",
+        ),
+    ]
     COLUMNS = COLUMNS
     EMPTY = "You are not a member of any organization yet. Create or join one on GitBook, then press r to refresh."
     NOUN = "organization"
@@ -93,6 +104,29 @@ class OrganizationsPanel(ResourcePanel["Organization"]):
 
     def item_of(self, org: Organization) -> Item | None:
         return Item(org.id, org.urls.app if org.urls else None, "organization")
+
+    def topics(self) -> tuple[Hashable, ...]:
+        return (("organizations",),)
+
+    def action_join(self) -> None:
+        """Ask for the organization's id and join it (the list only shows organizations one belongs to)."""
+        access = self.services.access
+
+        async def join(org_id: str) -> object:
+            return await access.join(org_id.strip())
+
+        def joined(org_id: str | None) -> None:
+            if org_id:
+                self.notify(f"Joined the organization {org_id.strip()}.", markup=False)
+                self.reload(keep=org_id.strip())
+
+        modal = TextEntryModal(
+            "Join an organization: its id (your email domain must be one it admits)",
+            join,
+            multiline=False,
+            send_label="Join",
+        )
+        self.app.push_screen(modal, joined)
 
     def loaded(self, items: list[Organization], *, complete: bool) -> None:
         super().loaded(items, complete=complete)
