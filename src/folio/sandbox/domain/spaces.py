@@ -1,5 +1,13 @@
-"""Spaces and collections in the sandbox: finding records, rendering them to the wire shape (spec 2.5), and
-the lifecycle rules other areas share (a deleted space is restorable for 7 days, then gone).
+"""Spaces and collections in the sandbox: finding records, rendering them to the wire shape (spec 2.5), their
+order, and the lifecycle rules other areas share.
+
+Order: the collections and spaces under one parent share one ``order`` (moves renumber it, see
+:mod:`folio.sandbox.domain.moves`); lists of an organization's spaces and collections follow the sidebar, depth
+first (:func:`sidebar`).
+
+Lifecycle (spec 3): a deleted space carries ``deletedAt``, is left out of every list and search, still reads
+(with ``deletedAt``) and can be restored for 7 days of the sandbox's clock; after that it is purged with its
+revisions, change requests and comments, and every request about it is a 404.
 
 Other areas render a space with :func:`render_space` (a member's spaces, site spaces, backlinks).
 """
