@@ -264,6 +264,10 @@ async def test_command_line_cr_opens_the_change_request_of_the_space_under_you(
             super().__init__(services, f"#{cr}", trail=trail)
             opened.append((space_id, cr))
 
+    async def exists(space_id: str, cr: str | int) -> bool:
+        return True  # the fake space has every number
+
+    monkeypatch.setattr(services.review, "exists", exists)
     module = types.ModuleType("folio.tui.screens.change_request")
     module.ChangeRequestScreen = FakeChangeRequestScreen  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "folio.tui.screens.change_request", module)
@@ -442,6 +446,13 @@ async def test_command_line_cr_in_a_real_space(open_app: Any, services: Services
         assert isinstance(app.screen, change_request.ChangeRequestScreen)
         assert app.screen.space_id == cr["space"]
         assert cr["subject"] in frame_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, space.SpaceScreen)
+        await command(pilot, "cr 99")  # #14.11: no such change request: said in the command line
+        assert isinstance(app.screen, CommandLineScreen)
+        said = str(app.screen.query_one(".command-line--message", Static).render())
+        assert said == "This space has no change request #99."
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, space.SpaceScreen)

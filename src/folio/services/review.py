@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
+from folio.api.errors import NotFound
 from folio.api.resources.change_requests import SUBJECT_MAX
 from folio.models.change_request import PatchableStatus, ReviewStatus
 from folio.services.viewed import ViewedMarks
@@ -270,6 +271,14 @@ class ReviewService:
         self.viewed = viewed or ViewedMarks()
 
     # -- reads ------------------------------------------------------------------------------------------------
+
+    async def exists(self, space_id: str, cr: str | int) -> bool:
+        """Whether the space has change request ``cr`` (an id or a number); other failures raise."""
+        try:
+            await self.change_request(space_id, cr)
+        except NotFound:
+            return False
+        return True
 
     async def change_request(self, space_id: str, cr: str | int) -> ChangeRequest:
         return await self._client.change_requests.get(space_id, cr)

@@ -190,7 +190,10 @@ class FolioApp(Choosing):
             chain = self.screen._binding_chain
         except Exception:
             return False
-        return any(node is not self and keys & set(bindings.key_to_bindings) for node, bindings in chain)
+        return any(
+            node is not self and any(b.id for key in keys for b in bindings.key_to_bindings.get(key, ()))
+            for node, bindings in chain
+        )
 
     def on_key(self, event: events.Key) -> None:
         """A key whose binding is greyed out here says why (``folio.tui.actions``), instead of doing nothing."""

@@ -15,6 +15,7 @@ from textual.theme import Theme
 from folio.services import Services
 from folio.tui.app.keeping import Keeping
 from folio.tui.jump import CommandError, parse
+from folio.tui.widgets.command_line import Pending
 
 __all__ = ["THEMES", "Accounts", "Choosing"]
 
@@ -56,7 +57,7 @@ class Choosing(Keeping):
     theme_name: str
     THEME_NAMES = tuple(THEMES)
 
-    def resolve_command(self, line: str) -> Callable[[], object] | str:
+    def resolve_command(self, line: str) -> Pending | Callable[[], object] | str:
         """``:profile <name>`` and ``:theme <name>`` here; every other line as the command line says."""
         try:
             command = parse(line)

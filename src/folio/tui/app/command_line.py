@@ -11,6 +11,7 @@ from folio.tui import routes
 from folio.tui.app.navigation import Navigation
 from folio.tui.jump import CommandError, best, change_request_number, matches, parse
 from folio.tui.safe import safe
+from folio.tui.widgets.command_line import Pending
 
 __all__ = ["CommandLine"]
 
@@ -30,7 +31,7 @@ class CommandLine(Navigation):
         suggester = CommandSuggester(titles)
         self.push_screen(CommandLineScreen(self.resolve_command, history=self.command_history, suggester=suggester))
 
-    def resolve_command(self, line: str) -> Callable[[], object] | str:
+    def resolve_command(self, line: str) -> Pending | Callable[[], object] | str:
         """What a ``:`` line does (a callable to run once the line is closed), or why it does nothing."""
         try:
             command = parse(line)
@@ -88,7 +89,7 @@ class CommandLine(Navigation):
         trail = tuple(getattr(stack[index], "trail", ()) or ())
         return lambda: self.jump(lambda: routes.build(self.services, route.kind, ids, trail=trail), keep=index + 1)
 
-    def _resolve_change_request(self, number: int) -> Callable[[], object] | str:
+    def _resolve_change_request(self, number: int) -> Pending | Callable[[], object] | str:
         stack = self.trail_screens
         for index in range(len(stack) - 1, -1, -1):
             space_id = getattr(stack[index], "space_id", None)
@@ -101,11 +102,17 @@ class CommandLine(Navigation):
             return f"Several loaded change requests are #{number} (in different spaces): open the space first."
         return f"No loaded change request is #{number}, and no space is open: open a space first."
 
-    def _open_change_request(
-        self, space_id: str, number: int, trail: tuple[str, ...], index: int
-    ) -> Callable[[], object]:
-        """Open change request ``number`` of the space of the screen at ``index``, on top of that screen."""
+    def _open_change_request(self, space_id: str, number: int, trail: tuple[str, ...], index: int) -> Pending:
+        """Open change request ``number`` of the space of the screen at ``index``, on top of that screen, once
+        the service says it exists (a missing one is said in the command line, not on a screen of its own)."""
         ids = {"space_id": space_id, "ref": number}
-        return lambda: self.jump(
-            lambda: routes.build(self.services, "change-request", ids, trail=trail), keep=index + 1
-        )
+
+        async def exists() -> str | None:
+            if not await self.services.review.exists(space_id, number):
+                return f"This space has no change request #{number}."
+            return None
+
+        def go() -> None:
+            self.jump(lambda: routes.build(self.services, "change-request", ids, trail=trail), keep=index + 1)
+
+        return Pending(exists, go, looking=f"Looking for #{number}…")

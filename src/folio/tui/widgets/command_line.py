@@ -9,10 +9,11 @@ then it runs) or a sentence saying why nothing can be done (the line stays, with
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from typing import ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -21,6 +22,7 @@ from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
+from folio.tui.errors import error_message
 from folio.tui.jump import HELP
 
 __all__ = ["CommandLine", "CommandLineScreen", "CommandSuggester"]
@@ -90,6 +92,16 @@ class CommandLine(Input):
             self.cursor_position = len(self.value)
 
 
+@dataclass(frozen=True)
+class Pending:
+    """A line that needs a look at the service before it acts (``:cr 99`` in a space without #99): ``check``
+    says why not in words (None: go on), then ``then`` runs."""
+
+    check: Callable[[], Awaitable[str | None]]
+    then: Callable[[], object]
+    looking: str = "Looking…"
+
+
 class CommandLineScreen(ModalScreen[None]):
     """The command line over the current screen (which stays visible above it)."""
 
@@ -109,7 +121,7 @@ class CommandLineScreen(ModalScreen[None]):
 
     def __init__(
         self,
-        resolve: Callable[[str], Callable[[], object] | Content | str],
+        resolve: Callable[[str], Pending | Callable[[], object] | Content | str],
         *,
         history: list[str] | None = None,
         suggester: Suggester | None = None,
@@ -152,11 +164,28 @@ class CommandLineScreen(ModalScreen[None]):
         if not self.history or self.history[-1] != line:
             self.history.append(line)
         outcome = self.resolve(line)
+        if isinstance(outcome, Pending):
+            self.say(outcome.looking)
+            self._check(outcome)
+            return
         if callable(outcome):
             self.dismiss(None)
             self.app.call_later(outcome)
             return
         self.say(outcome, error=True)
+
+    @work(exclusive=True, group="command-line-check", exit_on_error=False)
+    async def _check(self, pending: Pending) -> None:
+        try:
+            problem = await pending.check()
+        except Exception as exc:
+            self.say(error_message(exc, brief=True), error=True)
+            return
+        if problem:
+            self.say(problem, error=True)
+            return
+        self.dismiss(None)
+        self.app.call_later(pending.then)
 
     def action_close(self) -> None:
         self.dismiss(None)
