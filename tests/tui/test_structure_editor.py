@@ -486,9 +486,7 @@ async def test_edit_a_section_checks_limits_first(services: Services, state: San
         await pilot.press("ctrl+s")
         await idle(pilot)
         assert isinstance(app.screen, EditNodeModal)
-        assert "Title: is too short (1 characters) (2..128 characters)" in str(
-            form.query_one(".form--problem").render()
-        )
+        assert "Title: is too short (1 characters) (2..128 characters)" in form.problem_text
         title.value = "Kits"
         form.query_one("#field-condition", Input).value = ""  # empty: the condition is removed
         await pilot.press("ctrl+s")
@@ -741,7 +739,7 @@ async def test_every_operation_by_mouse(services: Services, state: SandboxState,
         assert isinstance(form, EditNodeModal)
         await pilot.click(form.query_one("#field-icon", Input))
         form.query_one("#field-icon", Input).value = ""
-        await pilot.click(form.query_one("#save"))
+        await pilot.click(form.query_one("#send"))
         await settle(pilot)
         assert state.site_sections[section(state, "SDKs")]["icon"] is None
         # A batch of one drag, planned and applied by clicks.

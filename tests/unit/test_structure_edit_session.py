@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from folio.services.structure import GROUP, SECTION, SPACE, Layout, Move, Node, Offered, StructureTree
+from folio.tui.widgets.structure_editor.lookups import find_created, find_edit
 from folio.tui.widgets.structure_editor.session import Declined, EditSession
 
 START = "g .a ..a1 ..a2 .b ..b1 c .c1 .c2 h .d"
@@ -37,6 +38,8 @@ class FakeService:
         self.calls: list[tuple[Any, ...]] = []
         self.refuse: set[str] = set()
         self.gate: asyncio.Event | None = None
+        self.loaded: StructureTree | None = None
+        """What a read of the structure answers (after a lost answer)."""
 
     async def apply(self, tree: StructureTree, layout: Layout, moves: list[Move], progress: Any = None) -> int:
         for move in moves:
@@ -52,6 +55,11 @@ class FakeService:
         self.calls.append(("edit", item, dict(changes)))
         if item in self.refuse:
             raise Refused(f"422: {item} not saved")
+
+    async def load(self, org_id: str, site_id: str) -> StructureTree:
+        self.calls.append(("load", org_id, site_id))
+        assert self.loaded is not None
+        return self.loaded
 
     async def delete(self, tree: StructureTree, item: str, kind: str | None = None) -> None:
         self.calls.append(("delete", item, kind))
@@ -378,6 +386,40 @@ async def test_an_edit_is_undone_and_a_refused_edit_is_put_back(session: EditSes
     with pytest.raises(Refused):
         await session.save_edit("c", {"title": "Changelog"})
     assert node.title == "C" and session.history == []
+
+
+# -- after a lost answer ---------------------------------------------------------------------------------------
+
+
+async def test_a_creation_whose_answer_was_lost_is_found_in_the_structure_read_again(
+    session: EditSession, service: FakeService
+) -> None:
+    fresh = sample()
+    fresh.nodes["n"] = Node("n", GROUP, "Guides")
+    fresh.layout.add(None, "n")
+    fresh.nodes["c3"] = Node("c3", SPACE, "C3", "c3", space="space-9")
+    fresh.layout.add("c", "c3")
+    service.loaded = fresh
+    assert await find_created(session, GROUP, {"title": "Guides", "where": None}) == "n"
+    assert await find_created(session, GROUP, {"title": "Guides", "where": "g"}) is None  # not where it was asked
+    assert await find_created(session, GROUP, {"title": "Other", "where": None}) is None
+    assert await find_created(session, SPACE, {"space": "space-9", "section": "c"}) == "c3"
+    assert await find_created(session, SPACE, {"space": "space-9", "section": "a"}) is None
+    assert [c.created for c in session.history] == ["n", "c3"]  # undo removes them, as after a create
+    assert shown(session) == START  # shown after the next read, as a create
+
+
+async def test_an_edit_whose_answer_was_lost_is_shown_when_the_service_holds_it(
+    session: EditSession, service: FakeService
+) -> None:
+    fresh = sample()
+    fresh.nodes["c"].title = "Changelog"
+    service.loaded = fresh
+    assert await find_edit(session, "c", {"title": "Changes"}) is None  # not what the service holds
+    assert session.tree is not None and session.tree.nodes["c"].title == "C"
+    assert await find_edit(session, "c", {"title": "Changelog"}) is True
+    assert session.tree.nodes["c"].title == "Changelog" and [c.item for c in session.history] == ["c"]
+    assert not [call for call in service.calls if call[0] == "edit"]  # found, not sent again
 
 
 # -- the batch --------------------------------------------------------------------------------------------------

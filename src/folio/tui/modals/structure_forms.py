@@ -1,28 +1,32 @@
 """The structure editor's forms: edit a node's fields, or create a section (from a space), a section group (with
 sections) or a site space.
 
-Each form checks the spec's limits as you type (``check(kind, values)`` -> field: problem) and owns the send:
-it calls ``submit(...)``; when that raises, the error is shown in words inside the form and everything typed
-stays; on success the form closes with what ``submit`` returned. An empty icon, description or condition is
+Both are :class:`~folio.tui.modals.form.FormModal` forms: the spec's limits are checked as you type (``check(kind,
+values)`` -> field: problem) and so is a condition (:mod:`folio.services.conditions`: the column where it breaks
+and what was expected there); ``ctrl+s`` sends; a refusal is shown next to the field it names and what was typed
+stays (``esc`` keeps it as a draft too); a write whose answer was lost is looked for (``find_sent``) before it can
+be sent again. The edit form opens on the server's exact values (a field draws control characters as visible
+marks, never sends them to the terminal) and sends only what changed; an empty icon, description or condition is
 sent as null, which removes it. The condition field offers the site's template conditions as you type
 (:class:`~folio.tui.widgets.condition_picker.ConditionPicker`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextlib import suppress
+from typing import Any
 
-from textual import on, work
-from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual import on
+from textual.containers import Horizontal
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionList, Static
+from textual.widgets import Checkbox, Label, Select, SelectionList
+from textual.widgets.select import InvalidSelectValueError
 
-from folio.tui.errors import error_message
+from folio.services.conditions import problem as condition_problem
+from folio.tui.modals.form import NOT_CHECKED, Field, FormModal
+from folio.tui.modals.site_forms import plain_fields
 from folio.tui.safe import safe
 from folio.tui.widgets.condition_picker import ConditionPicker, Load
 
@@ -49,7 +53,10 @@ CHECKS = {
 }
 NULLABLE = ("icon", "description", "condition")
 Check = Callable[[str, dict[str, Any]], dict[str, str]]
-T = TypeVar("T")
+_CSS = """
+{name} .form--row > ConditionPicker {{ width: 1fr; }}
+{name} .form--row > SelectionList {{ height: 6; width: 1fr; }}
+"""
 
 
 def _row(name: str, widget: Widget, hint: str = "") -> Horizontal:
@@ -60,99 +67,23 @@ def _row(name: str, widget: Widget, hint: str = "") -> Horizontal:
     return row
 
 
-class _FormModal(ModalScreen[T | None], Generic[T]):
-    """What both forms share: the problem line, save (ctrl+s, f2, enter in a field) and cancel (esc)."""
-
-    DEFAULT_CSS = """
-    _FormModal { align: center middle; }
-    _FormModal > Vertical { width: 90; max-width: 98%; height: auto; max-height: 98%; border: thick $accent;
-                            padding: 0 1; background: $surface; }
-    _FormModal .form--title { text-style: bold; padding: 1 0; }
-    _FormModal .form--row { height: auto; }
-    _FormModal .form--label { width: 14; color: $text-muted; }
-    _FormModal .form--row > Input, _FormModal .form--row > Select { width: 1fr; }
-    _FormModal SelectionList { height: 6; width: 1fr; }
-    _FormModal .form--problem { color: $text-error; height: auto; margin-top: 1; }
-    _FormModal .form--help { color: $text-muted; height: auto; }
-    _FormModal Horizontal.form--buttons { height: auto; align-horizontal: right; }
-    _FormModal Button { margin-left: 1; }
-    """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s,f2", "save", "Save", id="structure-form.save", tooltip="Save (ctrl+s or f2)", priority=True),
-        Binding("escape", "cancel", "Cancel", id="structure-form.cancel", tooltip="Close without saving"),
-    ]
-
-    kind = ""
-    sending = False
-    shown = False
-    """Problems are shown once the user typed or tried to save, not when the form opens."""
-
-    def buttons(self, label: str, extra: str = "") -> ComposeResult:
-        yield Static(classes="form--problem")
-        yield Static(Content(f"ctrl+s or f2 saves · esc closes{extra}"), classes="form--help")
-        with Horizontal(classes="form--buttons"):
-            yield Button(Content(label), variant="primary", id="save", compact=True)
-            yield Button(Content("Cancel"), id="cancel", compact=True)
-
-    def values(self) -> dict[str, Any]:
-        raise NotImplementedError
-
-    def send(self) -> Awaitable[T]:
-        raise NotImplementedError
-
-    def check(self) -> dict[str, str]:
-        return {}
-
-    def problem(self, message: Content | str | None) -> None:
-        text = message if isinstance(message, Content) else Content(message or "")
-        self.query_one(".form--problem", Static).update(text)
-
-    def live_check(self) -> bool:
-        problems = self.check()
-        if self.shown:
-            self.problem("; ".join(f"{LABELS.get(k, k)}: {v}" for k, v in problems.items()) or None)
-        return not problems
-
-    def on_input_changed(self, event: Input.Changed) -> None:
-        self.shown = True
-        self.live_check()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_save()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.action_save() if event.button.id == "save" else self.action_cancel()
-
-    def action_save(self) -> None:
-        self.shown = True
-        if not self.sending and self.live_check():
-            self._send()
-
-    @work(exclusive=True, group="structure-form", exit_on_error=False)
-    async def _send(self) -> None:
-        self.sending = True
-        self.problem(Content("Saving…"))
-        try:
-            result = await self.send()
-        except Exception as exc:
-            self.problem(error_message(exc, doing="Not saved", hint="What you typed is kept; fix it or try again."))
-            return
-        finally:
-            self.sending = False
-        self.dismiss(result)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-    def text(self, name: str) -> str | None:
-        """A field's text, trimmed; None for an empty field that null removes."""
-        value = self.query_one(f"#field-{name}", Input).value.strip()
-        return None if not value and name in NULLABLE else value
+def _labelled(problems: Mapping[str, str]) -> dict[str, str]:
+    """Each problem begins with its field's name (``Title: is too short …``)."""
+    return {k: f"{LABELS.get(k, k)}: {v}" for k, v in problems.items()}
 
 
-class EditNodeModal(_FormModal[dict[str, Any]]):
-    """Edit the ``fields`` of a node; ``submit(changes)`` gets only what changed and sends it."""
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+class EditNodeModal(FormModal[dict[str, Any]]):
+    """Edit the ``fields`` of a node; ``submit(changes)`` gets only what changed and sends it; ``find_sent(changes)``
+    (optional) says whether the service holds them already, after an answer was lost."""
+
+    DEFAULT_CSS = _CSS.format(name="EditNodeModal")
+    FAILED = "Not saved"
+    SEND_LABEL = "Save"
+    INTRO = "An empty icon, description or condition removes it."
 
     def __init__(
         self,
@@ -164,65 +95,105 @@ class EditNodeModal(_FormModal[dict[str, Any]]):
         check: Check,
         submit: Callable[[dict[str, Any]], Awaitable[object]],
         conditions: Load | None = None,
+        find_sent: Callable[[dict[str, Any]], Awaitable[object | None]] | None = None,
+        draft: str | None = None,
+        where: str = "",
     ) -> None:
-        """``conditions()`` gives the site's template conditions for the condition field to offer."""
-        super().__init__()
-        self.title_text, self.kind, self.fields = title, kind, tuple(fields)
-        self.initial, self.checker, self.submit = dict(values), check, submit
+        """``values`` are the server's, exactly; ``conditions()`` gives the site's template conditions for the
+        condition field to offer."""
+        self.kind, self.names = kind, tuple(fields)
+        self.server = {name: values.get(name) for name in self.names}
+        self.checker, self._submit, self._find = check, submit, find_sent
         self.conditions = conditions
+        shown = {n: bool(v) if n in CHECKS else ("" if v is None else str(v)) for n, v in self.server.items()}
+        super().__init__(values=shown, draft=draft, where=where, title=safe(title, limit=120))
 
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(safe(self.title_text, limit=120), classes="form--title")
-            for name in self.fields:
-                value = self.initial.get(name)
-                if name in ("hidden", "default"):
-                    box = Checkbox(Content(CHECKS[name][bool(value)]), bool(value), id=f"field-{name}", compact=True)
-                    box.disabled = name == "default" and bool(value)
-                    if box.disabled:
-                        box.tooltip = "Already the default: make another one the default instead."
-                    yield _row(name, box)
-                elif name == "condition":
-                    text = safe(str(value or ""), limit=2000).plain
-                    yield _row(name, ConditionPicker(text, self.conditions, input_id=f"field-{name}"))
-                else:
-                    text = safe(str(value or ""), limit=2000).plain
-                    yield _row(name, Input(text, id=f"field-{name}", compact=True))
-            yield from self.buttons("Save", " · an empty icon, description or condition removes it")
+    def fields(self) -> Sequence[Field]:
+        return tuple(
+            Field(n, LABELS.get(n, n), kind="check", hint=CHECKS[n][bool(self.server.get(n))])
+            if n in CHECKS
+            else Field(n, LABELS.get(n, n))
+            for n in self.names
+        )
+
+    def _row(self, field: Field) -> Widget:
+        if field.name != "condition":
+            return super()._row(field)
+        text = str(self.initial.get("condition") or "")
+        return _row("condition", ConditionPicker(text, self.conditions, input_id="field-condition"))
 
     def on_mount(self) -> None:
-        self.query_one(f"#field-{self.fields[0]}").focus()
+        super().on_mount()
+        plain_fields(self)
+        if "default" in self.names and self.server.get("default"):
+            box = self.query_one("#field-default", Checkbox)
+            box.disabled = True
+            box.tooltip = "Already the default: make another one the default instead."
 
-    def values(self) -> dict[str, Any]:
+    def changes(self, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """What differs from the server's values (an emptied icon, description or condition: None)."""
+        values = self.values() if values is None else values
         out: dict[str, Any] = {}
-        for name in self.fields:
-            out[name] = self.query_one(f"#field-{name}", Checkbox).value if name in ("hidden", "default") else None
-            if name not in ("hidden", "default"):
-                out[name] = self.text(name)
-        return out
-
-    def changes(self) -> dict[str, Any]:
-        values = self.values()
-        out = {k: v for k, v in values.items() if v != (self.initial.get(k) or (None if k in NULLABLE else ""))}
+        for name in self.names:
+            now, was = values.get(name), self.server.get(name)
+            if name in CHECKS:
+                now, was = bool(now), bool(was)
+            elif name in NULLABLE:
+                now, was = (None if _empty(now) else now), (None if _empty(was) else was)
+            else:
+                now, was = str(now or ""), str(was or "")
+            if now != was:
+                out[name] = now
         if out.get("default") is False:
             out.pop("default")
         return out
 
-    def check(self) -> dict[str, str]:
-        return self.checker(self.kind, self.changes())
+    def check(self, values: Mapping[str, Any]) -> dict[str, str]:
+        changes = self.changes(values)
+        problems = self.checker(self.kind, changes)
+        if "condition" in changes and "condition" not in problems:
+            broken = condition_problem(changes["condition"])
+            if broken:
+                problems["condition"] = f"does not read: {broken}"
+        return _labelled(problems)
 
-    async def send(self) -> dict[str, Any]:
-        changes = self.changes()
+    async def submit(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        changes = self.changes(values)
         if changes:
-            await self.submit(changes)
+            await self._submit(changes)
         return changes
 
+    async def find_sent(self, values: Mapping[str, Any]) -> Any:
+        if self._find is None:
+            return NOT_CHECKED
+        changes = self.changes(values)
+        return changes if await self._find(changes) is not None else None
 
-class NewNodeModal(_FormModal[str]):
+
+class NewNodeModal(FormModal[str]):
     """Create a section from a space, a section group (with sections) or a site space. ``submit(kind, values)``
-    creates it (values: space, title, icon, where, sections) and returns a sentence saying what was made."""
+    creates it (values: space, title, icon, where, section, sections) and returns its id; ``find_sent(kind,
+    values)`` (optional) finds one made by a send whose answer was lost."""
 
+    DEFAULT_CSS = _CSS.format(name="NewNodeModal")
+    TITLE = "New item in the site's structure"
+    SEND_LABEL = "Create"
+    FAILED = "Not created"
     KINDS = (("Section from a space", "site-section"), ("Section group", "site-section-group"))
+    FIELDS = (
+        Field("kind", "Kind", kind="select"),
+        Field("space", "Space", kind="select"),
+        Field("title", "Title", placeholder="the space's title if empty"),
+        Field("icon", "Icon", placeholder="an icon name, or empty"),
+        Field("where", "Put it in", kind="select"),
+        Field("section", "In section", kind="select"),
+        Field("sections", "Sections"),
+    )
+    SHOWN = {
+        "site-section": ("space", "title", "icon", "where"),
+        "site-section-group": ("title", "icon", "where", "sections"),
+        "site-space": ("space", "section"),
+    }
 
     def __init__(
         self,
@@ -235,77 +206,106 @@ class NewNodeModal(_FormModal[str]):
         with_sections: bool,
         check: Check,
         submit: Callable[[str, dict[str, Any]], Awaitable[str]],
+        find_sent: Callable[[str, dict[str, Any]], Awaitable[str | None]] | None = None,
+        draft: str | None = None,
     ) -> None:
-        super().__init__()
         self.spaces, self.groups, self.sections = list(spaces), list(groups), list(sections)
-        self.group, self.section, self.with_sections = group, section, with_sections
-        self.checker, self.submit = check, submit
+        self.with_sections = with_sections
+        self.checker, self._submit, self._find = check, submit, find_sent
         self.kind = "site-section" if with_sections else "site-space"
+        self.in_section: list[tuple[str, str]] = (
+            [(safe(t, limit=80).plain, i) for i, t in self.sections]
+            if with_sections
+            else [("The root of the site", ROOT)]
+        )
+        start = section if section and with_sections else self.in_section[0][1] if self.in_section else ROOT
+        values = {"kind": self.kind, "space": None, "title": "", "icon": "", "where": group or ROOT, "section": start}
+        super().__init__(values=values, draft=draft, where="a new item of the site's structure")
+        self.first_section = section
 
-    def compose(self) -> ComposeResult:
-        kinds = [*self.KINDS, ("Site space", "site-space")]
-        spaces = [(safe(t, limit=80).plain, i) for i, t in self.spaces]
-        groups = [("The root of the site", ROOT), *((safe(t, limit=80).plain, i) for i, t in self.groups)]
-        sections = [(safe(t, limit=80).plain, i) for i, t in self.sections]
-        with Vertical():
-            yield Static(Content("New item in the site's structure"), classes="form--title")
-            yield _row("kind", Select(kinds, value=self.kind, allow_blank=False, id="field-kind", compact=True))
-            yield _row("space", Select(spaces, id="field-space", compact=True, prompt="Choose a space"))
-            yield _row("title", Input(id="field-title", compact=True, placeholder="the space's title if empty"))
-            yield _row("icon", Input(id="field-icon", compact=True, placeholder="an icon name, or empty"))
-            yield _row(
-                "where", Select(groups, value=self.group or ROOT, allow_blank=False, id="field-where", compact=True)
-            )
-            in_section: list[tuple[str, str]] = sections if self.with_sections else [("The root of the site", ROOT)]
-            start = self.section if self.section and self.with_sections else in_section[0][1] if in_section else ROOT
-            yield _row("section", Select(in_section, value=start, allow_blank=False, id="field-section", compact=True))
-            yield _row(
-                "sections", SelectionList[str](*((t, i, i == self.section) for t, i in sections), id="field-sections")
-            )
-            yield from self.buttons("Create")
+    def _row(self, field: Field) -> Widget:
+        name, value = field.name, self.initial.get(field.name)
+        if name == "kind":
+            kinds = [*self.KINDS, ("Site space", "site-space")]
+            return _row(name, Select(kinds, value=value, allow_blank=False, id="field-kind", compact=True))
+        if name == "space":
+            spaces = [(safe(t, limit=80).plain, i) for i, t in self.spaces]
+            return _row(name, Select(spaces, id="field-space", compact=True, prompt="Choose a space"))
+        if name == "where":
+            groups = [("The root of the site", ROOT), *((safe(t, limit=80).plain, i) for i, t in self.groups)]
+            return _row(name, Select(groups, value=value, allow_blank=False, id="field-where", compact=True))
+        if name == "section":
+            select = Select(self.in_section, value=value, allow_blank=False, id="field-section", compact=True)
+            return _row(name, select)
+        if name == "sections":
+            sections = [(safe(t, limit=80).plain, i, i == self.first_section) for i, t in self.sections]
+            return _row(name, SelectionList[str](*sections, id="field-sections"))
+        return super()._row(field)
 
     def on_mount(self) -> None:
+        super().on_mount()
+        plain_fields(self)
         self._show()
-        self.query_one("#field-kind").focus()
 
     @on(Select.Changed, "#field-kind")
     def _kind_changed(self, event: Select.Changed) -> None:
         self.kind = str(event.value)
         self._show()
-        title = self.query_one("#field-title", Input)
-        title.placeholder = "1..100 characters" if self.kind == "site-section-group" else "the space's title if empty"
         self.live_check()
 
     def _show(self) -> None:
-        shown = {
-            "site-section": ("space", "title", "icon", "where"),
-            "site-section-group": ("title", "icon", "where", "sections"),
-            "site-space": ("space", "section"),
-        }[self.kind]
+        shown = self.SHOWN[self.kind]
         for name in ("space", "title", "icon", "where", "section", "sections"):
             self.query_one(f"#row-{name}").display = name in shown
+        title = self.widget("title")
+        title.placeholder = (  # type: ignore[attr-defined]
+            "1..100 characters" if self.kind == "site-section-group" else "the space's title if empty"
+        )
 
     def values(self) -> dict[str, Any]:
-        space = self.query_one("#field-space", Select).value
-        where = self.query_one("#field-where", Select).value
-        section = self.query_one("#field-section", Select).value
+        out = super().values()
+        out["sections"] = list(self.query_one("#field-sections", SelectionList).selected)
+        return out
+
+    def _fill(self, saved: Mapping[str, Any]) -> None:
+        super()._fill(saved)
+        for name in ("kind", "space", "where", "section"):  # the base fills what is typed; these are chosen
+            value = saved.get(name)
+            if isinstance(value, str):
+                with suppress(InvalidSelectValueError):  # no longer offered: the field keeps what it has
+                    self.query_one(f"#field-{name}", Select).value = value
+
+    def chosen(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """What ``submit`` gets: an empty title (the space's) or icon is None, the root is None."""
+
+        def picked(name: str) -> str | None:
+            value = values.get(name)
+            return value if isinstance(value, str) and value != ROOT else None
+
+        title, icon = values.get("title"), values.get("icon")
         return {
-            "space": space if isinstance(space, str) else None,
-            "title": self.text("title") or None,
-            "icon": self.text("icon"),
-            "where": where if isinstance(where, str) and where != ROOT else None,
-            "section": section if isinstance(section, str) and section != ROOT else None,
-            "sections": list(self.query_one("#field-sections", SelectionList).selected),
+            "space": picked("space"),
+            "title": None if _empty(title) else title,
+            "icon": None if _empty(icon) else icon,
+            "where": picked("where"),
+            "section": picked("section"),
+            "sections": list(values.get("sections") or ()),
         }
 
-    def check(self) -> dict[str, str]:
-        values = self.values()
-        problems = self.checker(self.kind, {k: values[k] for k in ("title", "icon") if values[k] is not None})
-        if self.kind == "site-section-group" and not values["title"]:
+    def check(self, values: Mapping[str, Any]) -> dict[str, str]:
+        made = self.chosen(values)
+        problems = self.checker(self.kind, {k: made[k] for k in ("title", "icon") if made[k] is not None})
+        if self.kind == "site-section-group" and not made["title"]:
             problems["title"] = "is required (1..100 characters)"
-        if self.kind != "site-section-group" and not values["space"]:
+        if self.kind != "site-section-group" and not made["space"]:
             problems["space"] = "choose the space it shows"
-        return problems
+        shown = self.SHOWN[self.kind]
+        return _labelled({k: v for k, v in problems.items() if k in shown})
 
-    def send(self) -> Awaitable[str]:
-        return self.submit(self.kind, self.values())
+    async def submit(self, values: Mapping[str, Any]) -> str:
+        return await self._submit(self.kind, self.chosen(values))
+
+    async def find_sent(self, values: Mapping[str, Any]) -> Any:
+        if self._find is None:
+            return NOT_CHECKED
+        return await self._find(self.kind, self.chosen(values))

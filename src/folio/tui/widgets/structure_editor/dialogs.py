@@ -13,6 +13,7 @@ from folio.tui.errors import error_message
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.structure_forms import EditNodeModal, NewNodeModal
 from folio.tui.modals.structure_plan import StructurePlanModal
+from folio.tui.widgets.structure_editor import lookups
 
 if TYPE_CHECKING:
     from folio.services.sites import ConditionChoices
@@ -95,6 +96,8 @@ async def new_node(editor: StructureEditor) -> None:
         with_sections=tree.sections,
         check=field_problems,
         submit=editor.session.create,
+        find_sent=lambda kind, values: lookups.find_created(editor.session, kind, values),
+        draft=f"structure-new:{editor.org_id}/{editor.site_id}",
     )
     made = await editor.app.push_screen_wait(modal)
     if made is None:
@@ -128,6 +131,12 @@ async def edit_node(editor: StructureEditor, key: str) -> None:
     def conditions() -> Awaitable[ConditionChoices]:
         return editor.services.sites.condition_choices(editor.org_id, editor.site_id)
 
+    async def find_sent(changes: dict[str, Any]) -> bool | None:
+        found = await lookups.find_edit(editor.session, key, changes)
+        if found:
+            editor.refresh_rows(key)
+        return found
+
     modal = EditNodeModal(
         f"Edit {tree.name(key)}",
         node.kind,
@@ -136,6 +145,9 @@ async def edit_node(editor: StructureEditor, key: str) -> None:
         check=field_problems,
         submit=submit,
         conditions=conditions if "condition" in fields else None,
+        find_sent=find_sent,
+        draft=f"structure-edit:{editor.org_id}/{editor.site_id}/{key}",
+        where=f"the fields of {tree.name(key)}",
     )
     changes = await editor.app.push_screen_wait(modal)
     if not changes:
