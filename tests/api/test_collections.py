@@ -33,8 +33,9 @@ async def test_create_collection(client: GitBookClient, state: SandboxState) -> 
     assert isinstance(made, Collection) and made.title == "Playbooks" and made.parent == parent
     record = state.collections[made.id]
     assert record["organization"] == state.demo_org and record["parent"] == parent
-    # It comes last among Engineering's children.
-    assert [c.title for c in await client.collections.list(state.demo_org).collect()][-1] == "Playbooks"
+    # It comes last among Engineering's children (the list is in sidebar order: depth first).
+    children = [c.title for c in await client.collections.list(state.demo_org).collect() if c.parent == parent]
+    assert children[-1] == "Playbooks"
 
 
 async def test_create_collection_limits_checked_before_sending(client: GitBookClient, state: SandboxState) -> None:

@@ -88,6 +88,7 @@ async def test_create_from_url_starts_pending_then_completes_on_the_next_read(
     assert spec.visibility == "private"
     record = specs(state)["orders-v1"]
     assert len(record["versions"]) == 1 and record["lastVersion"] == spec.last_version
+    state.clock.advance(seconds=6)  # processing takes a few seconds of the sandbox clock
     again = await client.openapi.get(state.demo_org, "orders-v1")
     assert again.processing_state == "complete" and not again.has_errors
     assert again.last_processed_at is not None and again.id == spec.id
@@ -105,18 +106,21 @@ async def test_create_answers_201(client: GitBookClient, state: SandboxState) ->
 
 async def test_create_from_text_parses_or_reports_a_parse_error(client: GitBookClient, state: SandboxState) -> None:
     await client.openapi.create(state.demo_org, slug="tiny", text=YAML)
+    state.clock.advance(seconds=6)  # processing takes a few seconds of the sandbox clock
     good = await client.openapi.get(state.demo_org, "tiny")
     assert good.processing_state == "complete" and good.last_process_error_code is None
     content = await client.openapi.latest_version_content(state.demo_org, "tiny")
     assert isinstance(content, OpenAPISpecContent)
     assert content.filesystem["files"]["openapi.yaml"].startswith("openapi: 3.1.0")
     await client.openapi.create(state.demo_org, slug="junk", text="this is not a description")
+    state.clock.advance(seconds=6)
     bad = await client.openapi.get(state.demo_org, "junk")
     assert bad.last_process_error_code == "PARSE_ERROR" and bad.error_count == 1
 
 
 async def test_unreachable_source_fails_with_fetch_timeout(client: GitBookClient, state: SandboxState) -> None:
     await client.openapi.create(state.demo_org, slug="slow", url="https://timeout.example.com/spec.json")
+    state.clock.advance(seconds=6)  # processing takes a few seconds of the sandbox clock
     spec = await client.openapi.get(state.demo_org, "slow")
     assert spec.last_process_error_code == "FETCH_TIMEOUT"
     assert specs(state)["slow"]["lastProcessedErrors"][0]["code"] == "FETCH_TIMEOUT"

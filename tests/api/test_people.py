@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from folio.api import GitBookClient
-from folio.api.errors import BadRequest, Forbidden, InvalidRequest, NotFound
+from folio.api.errors import BadRequest, Conflict, Forbidden, InvalidRequest, NotFound
 from folio.models.member import Member, MemberSpace, SamlProvider, Team, TeamMemberEntry
 from folio.sandbox import SandboxState
 from folio.sandbox.seed.people import make_org
@@ -89,7 +89,7 @@ async def test_get_and_update_member(client: GitBookClient, state: SandboxState)
 
 async def test_an_organization_keeps_an_admin(client: GitBookClient, state: SandboxState) -> None:
     await client.members.update(state.demo_org, uid(state, "Bruno"), role="edit")
-    with pytest.raises(BadRequest):
+    with pytest.raises(Conflict, match="at least one admin"):
         await client.members.update(state.demo_org, state.default_user, role="edit")
     assert state.members[state.demo_org][state.default_user]["role"] == "admin"
 

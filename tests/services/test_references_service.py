@@ -172,6 +172,7 @@ async def test_a_new_spec_answers_pending_then_reads_complete(services: Services
     assert state.openapi_specs[state.demo_org]["orders"]["source"] == {
         "url": "https://api.northwind.dev/orders/openapi.json"
     }
+    state.clock.advance(seconds=6)  # processing takes a few seconds of the sandbox clock
     read = await refs.get(state.demo_org, "orders")
     assert display_state(read) == "complete" and read.last_version == created.last_version
     assert await refs.find(state.demo_org, "no-such-spec") is None
@@ -180,6 +181,7 @@ async def test_a_new_spec_answers_pending_then_reads_complete(services: Services
 async def test_a_failed_fetch_is_reported(services: Services, state: SandboxState) -> None:
     refs = services.references
     await refs.create(state.demo_org, "slow", "https://timeout.example.com/openapi.yaml")
+    state.clock.advance(seconds=6)  # processing takes a few seconds of the sandbox clock
     read = await refs.get(state.demo_org, "slow")
     assert display_state(read) == "failed" and read.last_process_error_code == "FETCH_TIMEOUT"
     assert "timed out" in processing_report(read)
