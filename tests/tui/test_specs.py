@@ -151,7 +151,8 @@ async def test_specs_verb_filters_by_the_words_given(services: Services, state: 
 async def test_a_spec_added_is_followed_until_processed(
     services: Services, state: SandboxState, open_app: Any, timers: Timers
 ) -> None:
-    """What the sandbox does today: the creation answers pending, the next read finds it processed."""
+    """The creation answers pending; the sandbox processes it over a few seconds of its clock; the next look
+    after that finds it processed."""
     async with open_app(specs_screen(services, state)) as (app, pilot):
         panel = app.screen.panel
         await keys(pilot, "n")
@@ -162,6 +163,9 @@ async def test_a_spec_added_is_followed_until_processed(
         await keys(pilot, "backspace", "backspace", "backspace", "tab", *"https://api.northwind.dev/orders.json")
         await keys(pilot, "ctrl+s")
         assert app.screen is not form
+        assert row_of(panel, "orders")[2] == "\u25cc pending"
+        state.clock.advance(seconds=6)
+        await timers.fire(pilot)
         rec = state.openapi_specs[state.demo_org]["orders"]
         assert rec["source"] == {"url": "https://api.northwind.dev/orders.json"} and len(rec["versions"]) == 1
         assert rec["processingState"] == "complete"
@@ -206,6 +210,7 @@ async def test_a_failed_processing_says_why(
         assert row_of(panel, "slow")[2] == "\u25cc pending"
         assert [t.delay for t in timers.live] == [2.0]  # a new spec is looked at soon, whatever the wait was
         held.held = False
+        state.clock.advance(seconds=6)
         await timers.fire(pilot)
         assert row_of(panel, "slow")[2] == "\u2717 failed FETCH_TIMEOUT"
         failed = next(n for n in notes(app) if n.startswith("slow:"))
