@@ -190,3 +190,46 @@ async def test_join_an_organization_from_the_organizations_list(
         await settle(pilot)
         assert newcomer in state.members[other]
         assert app.screen is screen and sorted(o.id for o in screen.organizations) == sorted([state.demo_org, other])
+
+
+async def test_the_inbox_hint_fits_one_line_with_two_filters(open_app: Any, org_screen: Any) -> None:
+    """#18: at 80 columns the inbox's hint line does not wrap with two filters on."""
+    async with open_app(org_screen, size=(80, 24)) as (app, pilot):
+        screen = app.screen
+        await pilot.press("3")
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        await pilot.press("m")
+        await settle(pilot)
+        hint = screen.inbox.query_one(".resource-panel--hint")
+        text = str(hint.render())
+        assert "awaiting my review · mine" in text
+        assert hint.size.height == 1 and len(text) <= 78, text
+
+
+async def test_a_refused_empty_comment_keeps_the_buttons_on_screen(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    """#16: sending an empty comment says "Write something first"; at 24 rows the buttons stay in view."""
+    from folio.tui.modals.text_entry import TextEntryModal
+    from folio.tui.screens.space import SpaceScreen
+
+    sid = next(s["id"] for s in state.spaces.values() if s["title"] == "Getting Started")
+    async with open_app(lambda: SpaceScreen(services, sid), size=(80, 24)) as (app, pilot):
+        await pilot.press("5")
+        await settle(pilot)
+        await pilot.press("c")
+        await pilot.pause()
+        await pilot.pause()
+        if not isinstance(app.screen, TextEntryModal):  # a page picker first: the whole space
+            await pilot.press("enter")
+            await pilot.pause()
+            await pilot.pause()
+        modal = app.screen
+        assert isinstance(modal, TextEntryModal)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "Write something first." in modal.problem_text
+        send = modal.query_one("#send")
+        assert send.region.bottom <= 24 and send.region.height >= 1, send.region

@@ -41,6 +41,9 @@ COLUMNS = (
     Column("reviews", "Review", 6),
 )
 UNKNOWN = "…"
+KEYS = "   s status · a awaiting me · m mine · u outdated"
+KEYS_SHORT = "   s a m u change it"
+"""With filters on, the keys are named short so the line fits 80 columns."""
 CONCURRENT_REVIEW_READS = 6
 
 
@@ -106,7 +109,7 @@ class ChangeRequestInbox(ResourcePanel["ChangeRequest"]):
         parts: list[Content | str | tuple[str, str]] = [
             ("Showing ", "dim"),
             (self.inbox.describe(), "bold"),
-            ("   s status · a awaiting me · m mine · u outdated", "dim"),
+            (KEYS if self.inbox == InboxFilter() else KEYS_SHORT, "dim"),
         ]
         if self._verdict_problem is not None:
             parts += ["\n", self._verdict_problem]
