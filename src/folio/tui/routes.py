@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from folio.tui import builders
 from folio.tui.navigation import Ids
 
 if TYPE_CHECKING:
@@ -64,151 +65,6 @@ class Route:
         return verb + argument
 
 
-# -- the builders: each imports its screen when first used (start-up imports none of them) ---------------------
-
-
-def _organization(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.organization import OrganizationScreen
-
-    return OrganizationScreen(services, ids["org_id"], title=title, trail=trail)
-
-
-def _space(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.space import SpaceScreen
-
-    return SpaceScreen(services, ids["space_id"], title=title, trail=trail)
-
-
-def _change_request(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.change_request import ChangeRequestScreen
-
-    return ChangeRequestScreen(services, ids["space_id"], ids["ref"], trail=trail)
-
-
-def _thread(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.thread import ThreadScreen
-
-    return ThreadScreen(
-        services, ids["space_id"], ids["comment_id"], change_request=ids.get("change_request"), trail=trail
-    )
-
-
-def _site(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.site import SiteScreen
-
-    return SiteScreen(services, ids["org_id"], ids["site_id"], trail=trail)
-
-
-def _specs(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.specs import SpecsScreen
-
-    return SpecsScreen(services, ids["org_id"], start_filter=ids.get("query"), trail=trail)
-
-
-def _spec(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.spec import SpecScreen
-
-    return SpecScreen(services, ids["org_id"], ids["slug"], trail=trail)
-
-
-def _spec_version(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.spec import SpecVersionScreen
-
-    return SpecVersionScreen(services, ids["org_id"], ids["slug"], ids["version_id"], base=ids.get("base"), trail=trail)
-
-
-def _translations(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.translations import TranslationsScreen
-
-    return TranslationsScreen(services, ids["org_id"], start_filter=ids.get("query"), trail=trail)
-
-
-def _clusters(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.clusters import ClustersScreen
-
-    return ClustersScreen(services, ids["org_id"], query=ids.get("query"), trail=trail)
-
-
-def _cluster(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.cluster import ClusterScreen
-
-    return ClusterScreen(services, ids["org_id"], ids["cluster_id"], trail=trail)
-
-
-def _conversations(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.conversations import ConversationsScreen
-
-    return ConversationsScreen(services, ids["org_id"], query=ids.get("query"), trail=trail)
-
-
-def _conversation(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.conversation import ConversationScreen
-
-    return ConversationScreen(services, ids["org_id"], ids["conversation_id"], trail=trail)
-
-
-def _sso(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.sso import SsoScreen
-
-    return SsoScreen(services, ids["org_id"], query=ids.get("query"), trail=trail)
-
-
-def _settings(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.settings import SettingsScreen
-
-    return SettingsScreen(services, ids["org_id"], query=ids.get("query"), trail=trail)
-
-
-def _agent(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.agent import AgentScreen
-
-    return AgentScreen(services, ids["org_id"], trail=trail)
-
-
-def _members(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.members import MembersScreen
-
-    # ``query``: the words after ``:members``; ``search``: the same, as the session saved it.
-    return MembersScreen(services, ids["org_id"], search=ids.get("search") or ids.get("query"), trail=trail)
-
-
-def _member(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.member import MemberScreen
-
-    return MemberScreen(services, ids["org_id"], ids["user_id"], title=title, trail=trail)
-
-
-def _teams(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.teams import TeamsScreen
-
-    return TeamsScreen(services, ids["org_id"], search=ids.get("search") or ids.get("query"), trail=trail)
-
-
-def _team(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.team import TeamScreen
-
-    return TeamScreen(services, ids["org_id"], ids["team_id"], title=title, trail=trail)
-
-
-def _search(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.search import SearchScreen
-
-    # ``words``: as the session saved them; ``query``: the words after ``:search``.
-    return SearchScreen(services, ids["org_id"], words=ids.get("words") or ids.get("query") or "", trail=trail)
-
-
-def _space_search(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.search import SpaceSearchScreen
-
-    return SpaceSearchScreen(services, ids["space_id"], words=ids.get("words") or "", trail=trail)
-
-
-def _trash(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.trash import TrashScreen
-
-    return TrashScreen(services, ids["org_id"], trail=trail)
-
-
 ROUTES: dict[str, Route] = {
     r.kind: r
     for r in (
@@ -217,7 +73,7 @@ ROUTES: dict[str, Route] = {
             "organization",
             "organizations",
             ("org_id",),
-            _organization,
+            builders.organization,
             verbs=("org", "orgs", "organization", "organisation"),
             find="title",
             summary="an organization: its collections, spaces, change request inbox and sites",
@@ -227,7 +83,7 @@ ROUTES: dict[str, Route] = {
             "space",
             "spaces",
             ("space_id",),
-            _space,
+            builders.space,
             verbs=("space",),
             find="title",
             summary="a space: pages, files, links, change requests, comments",
@@ -237,7 +93,7 @@ ROUTES: dict[str, Route] = {
             "change request",
             "change requests",
             ("space_id", "ref"),
-            _change_request,
+            builders.change_request,
             verbs=("cr", "change-request"),
             find="number",
             summary="a change request of the open space, by number: overview, changes, comments",
@@ -247,7 +103,7 @@ ROUTES: dict[str, Route] = {
             "comment",
             "comments",
             ("space_id", "comment_id", "change_request"),
-            _thread,
+            builders.thread,
             go_to=False,
             summary="a comment thread",
         ),
@@ -256,7 +112,7 @@ ROUTES: dict[str, Route] = {
             "site",
             "sites",
             ("org_id", "site_id"),
-            _site,
+            builders.site,
             verbs=("site",),
             find="title",
             summary="a docs site: settings, structure, adaptive content",
@@ -266,7 +122,7 @@ ROUTES: dict[str, Route] = {
             "single sign-on",
             "single sign-on",
             ("org_id",),
-            _sso,
+            builders.sso,
             verbs=("sso", "saml"),
             find="organization",
             go_to=False,
@@ -277,7 +133,7 @@ ROUTES: dict[str, Route] = {
             "organization settings",
             "organization settings",
             ("org_id",),
-            _settings,
+            builders.settings,
             verbs=("settings",),
             find="organization",
             go_to=False,
@@ -288,7 +144,7 @@ ROUTES: dict[str, Route] = {
             "agent instructions",
             "agent instructions",
             ("org_id",),
-            _agent,
+            builders.agent,
             verbs=("agent",),
             find="organization",
             go_to=False,
@@ -299,7 +155,7 @@ ROUTES: dict[str, Route] = {
             "OpenAPI specs",
             "OpenAPI specs",
             ("org_id",),
-            _specs,
+            builders.specs,
             verbs=("specs", "openapi"),
             find="organization",
             go_to=False,
@@ -310,7 +166,7 @@ ROUTES: dict[str, Route] = {
             "OpenAPI spec",
             "OpenAPI specs",
             ("org_id", "slug"),
-            _spec,
+            builders.spec,
             verbs=("spec",),
             find="title",
             summary="an OpenAPI spec: its versions, where it is used; compare two versions",
@@ -320,7 +176,7 @@ ROUTES: dict[str, Route] = {
             "OpenAPI spec version",
             "OpenAPI spec versions",
             ("org_id", "slug", "version_id", "base"),
-            _spec_version,
+            builders.spec_version,
             go_to=False,
             summary="a version of an OpenAPI spec: its files, or the changes from another version",
         ),
@@ -329,7 +185,7 @@ ROUTES: dict[str, Route] = {
             "translations",
             "translations",
             ("org_id",),
-            _translations,
+            builders.translations,
             verbs=("translations", "translate"),
             find="organization",
             go_to=False,
@@ -340,7 +196,7 @@ ROUTES: dict[str, Route] = {
             "issues clusters",
             "issues clusters",
             ("org_id",),
-            _clusters,
+            builders.clusters,
             verbs=("clusters",),
             find="organization",
             go_to=False,
@@ -351,7 +207,7 @@ ROUTES: dict[str, Route] = {
             "issues cluster",
             "issues clusters",
             ("org_id", "cluster_id"),
-            _cluster,
+            builders.cluster,
             summary="an issues cluster: summary, pulse, issues with their conversations, linked change requests",
         ),
         Route(
@@ -359,7 +215,7 @@ ROUTES: dict[str, Route] = {
             "conversations",
             "conversations",
             ("org_id",),
-            _conversations,
+            builders.conversations,
             verbs=("conversations", "conv"),
             find="organization",
             go_to=False,
@@ -370,7 +226,7 @@ ROUTES: dict[str, Route] = {
             "conversation",
             "conversations",
             ("org_id", "conversation_id"),
-            _conversation,
+            builders.conversation,
             summary="a conversation: its parts, metadata and issues",
         ),
         Route(
@@ -378,7 +234,7 @@ ROUTES: dict[str, Route] = {
             "member list",
             "member lists",
             ("org_id", "search"),
-            _members,
+            builders.members,
             verbs=("members", "people"),
             find="organization",
             go_to=False,
@@ -389,7 +245,7 @@ ROUTES: dict[str, Route] = {
             "member",
             "members",
             ("org_id", "user_id"),
-            _member,
+            builders.member,
             summary="a member: the spaces they reach with their permission, their teams",
         ),
         Route(
@@ -397,7 +253,7 @@ ROUTES: dict[str, Route] = {
             "team list",
             "team lists",
             ("org_id", "search"),
-            _teams,
+            builders.teams,
             verbs=("teams",),
             find="organization",
             go_to=False,
@@ -408,7 +264,7 @@ ROUTES: dict[str, Route] = {
             "team",
             "teams",
             ("org_id", "team_id"),
-            _team,
+            builders.team,
             summary="a team's members and their team role; add and remove one or many at once",
         ),
         Route(
@@ -416,7 +272,7 @@ ROUTES: dict[str, Route] = {
             "search",
             "searches",
             ("org_id", "words"),
-            _search,
+            builders.search,
             verbs=("search", "find"),
             find="organization",
             go_to=False,
@@ -427,7 +283,7 @@ ROUTES: dict[str, Route] = {
             "space search",
             "space searches",
             ("space_id", "words"),
-            _space_search,
+            builders.space_search,
             go_to=False,
             summary="a space's pages that match the words typed, by section; enter opens one",
         ),
@@ -436,7 +292,7 @@ ROUTES: dict[str, Route] = {
             "trash",
             "trash",
             ("org_id",),
-            _trash,
+            builders.trash,
             verbs=("trash",),
             find="organization",
             go_to=False,
