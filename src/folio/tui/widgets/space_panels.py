@@ -178,6 +178,8 @@ class ChangeRequestsPanel(_SpacePanel):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "cycle_status", "Status", id="space.cr-status",
                 tooltip="Show the change requests of the next status: open, draft, archived, merged, all"),
+        Binding("n", "new_change_request", "New", id="space.cr-new",
+                tooltip="Start a change request on this space (subject, description); it opens once made"),
     ]  # fmt: skip
 
     def __init__(self, services: Services, space_id: str, *, id: str | None = None) -> None:
@@ -215,3 +217,8 @@ class ChangeRequestsPanel(_SpacePanel):
         self.status = next_cr_status(self.status)
         self.draw_hint()
         self.reload()
+
+    def action_new_change_request(self) -> None:
+        from folio.tui.modals.change_request_forms import start_change_request  # the form loads when first used
+
+        start_change_request(self, self.services, self.space_id)
