@@ -14,20 +14,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
 import httpx
-from pydantic import TypeAdapter, ValidationError
 
 from folio import __version__
 from folio.api import errors
 from folio.api.caching import ResponseStore, cache_key, is_cached_only, record_stored
-from folio.api.pagination import summarize_validation
 from folio.api.retry import NOT_SENT, RETRYABLE_STATUS_FOR_READS, RetryPolicy, parse_wait
 from folio.api.token import Token
+from folio.api.transport import Timeouts, _BearerAuth, _origin, _query_value, error_for, parse
 
 if TYPE_CHECKING:
     from folio.api.resources.agent_instructions import AgentInstructionsResource
@@ -57,38 +56,6 @@ DEFAULT_BASE_URL = "https://api.gitbook.com"
 LOW_RATE_LIMIT = 10
 """Requests left under which refreshing by itself stops until the rate limit resets (asked reads still go)."""
 M = TypeVar("M")
-
-
-class Timeouts:
-    """Connect and read timeouts for each attempt, and an overall cap that holds even where the transport ignores
-    httpx's own timeouts (the in-process sandbox)."""
-
-    def __init__(self, connect: float = 10.0, read: float = 30.0, total: float = 60.0) -> None:
-        self.connect = connect
-        self.read = read
-        self.total = total
-
-    def httpx(self) -> httpx.Timeout:
-        return httpx.Timeout(self.read, connect=self.connect, pool=self.connect)
-
-
-class _BearerAuth(httpx.Auth):
-    """Adds the bearer header, and only on requests to the configured service's scheme, host and port."""
-
-    def __init__(self, token: Token | None, origin: tuple[str, str, int | None]) -> None:
-        self._token = token
-        self._origin = origin
-
-    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
-        url = request.url
-        if self._token is not None and (url.scheme, url.host, url.port) == self._origin:
-            request.headers["Authorization"] = "Bearer " + self._token.reveal()
-        yield request
-
-
-def _origin(base_url: str) -> tuple[str, str, int | None]:
-    url = httpx.URL(base_url)
-    return (url.scheme, url.host, url.port)
 
 
 class GitBookClient:
@@ -280,7 +247,7 @@ class GitBookClient:
             if response.is_success:
                 self._note_rate_limit(response)
                 return response
-            error = self._error_for(response, method, path)
+            error = error_for(response, method, path)
             if isinstance(error, errors.RateLimited):
                 wait = error.retry_after if error.retry_after is not None else self.retry.backoff(attempt)
                 self.quiet_until = max(self.quiet_until, time.time() + wait)
@@ -332,30 +299,6 @@ class GitBookClient:
         except errors.ApiError:
             return False
         return True
-
-    @staticmethod
-    def _error_for(response: httpx.Response, method: str, path: str) -> errors.StatusError:
-        message: str | None = None
-        code: str | int | None = None
-        try:
-            body = response.json()
-        except ValueError:
-            body = None
-        if isinstance(body, dict):
-            err = body.get("error")
-            if isinstance(err, dict):
-                message = err.get("message") if isinstance(err.get("message"), str) else None
-                code = err.get("code") if isinstance(err.get("code"), (str, int)) else None
-            elif isinstance(err, str):
-                message = err
-            elif isinstance(body.get("message"), str):
-                message = body["message"]
-        elif response.text and "json" not in response.headers.get("content-type", "") and len(response.text) < 300:
-            message = response.text.strip() or None
-        retry_after = parse_wait(response.headers) if response.status_code == 429 else None
-        return errors.status_error(
-            response.status_code, message, method=method, path=path, code=code, retry_after=retry_after
-        )
 
     # -- JSON and models -----------------------------------------------------------------------------------------
 
@@ -484,27 +427,3 @@ class GitBookClient:
         from folio.api.resources.agent_instructions import AgentInstructionsResource
 
         return AgentInstructionsResource(self)
-
-
-def _query_value(value: Any) -> Any:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return value
-
-
-_adapters: dict[Any, TypeAdapter[Any]] = {}
-
-
-def parse(model: Any, data: Any, *, method: str, path: str) -> Any:
-    """Validate ``data`` as ``model``; a mismatch is a :class:`errors.ResponseError` naming where, not what."""
-    adapter = _adapters.get(model)
-    if adapter is None:
-        adapter = _adapters[model] = TypeAdapter(model)
-    try:
-        return adapter.validate_python(data)
-    except ValidationError as exc:
-        raise errors.ResponseError(
-            "The service's answer did not have the expected shape: " + summarize_validation(exc),
-            method=method,
-            path=path,
-        ) from None

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from folio.api import limits
-from folio.api.client import parse
+from folio.api.transport import parse
 from folio.api.errors import ApiError, InvalidRequest, NotFound, NotOffered
 from folio.api.pagination import Paginator
 from folio.api.resources._base import UNSET, Resource, body, path
