@@ -64,7 +64,8 @@ async def test_a_deleted_space_is_restored_from_the_trash(
         await pilot.press("r")
         await settle(pilot)
         assert cells(trash) == [["📝 Scratchpad", "just now", "7 days left", "2026-11-08 09:00 UTC"]]
-        assert str(trash.query_one(".resource-panel--hint", Static).render()).startswith("1 deleted space")
+        hint = str(trash.query_one(".resource-panel--hint", Static).render())
+        assert hint.startswith("1 deleted space Folio saw here")
         await pilot.press("u")
         await settle(pilot)
         assert state.spaces[sid]["deletedAt"] is None  # the sandbox has it live again

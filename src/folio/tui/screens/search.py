@@ -199,9 +199,8 @@ class SearchScreen(FolioScreen):
         try:
             page = await self.fetch(words, cursor)
         except Exception as exc:
-            self.say(
-                error_message(exc, doing="Could not load more results", hint="Reach the last row again."), error=True
-            )
+            retry = "Press enter on the last row to try again."
+            self.say(error_message(exc, doing="Could not load more results", hint=retry), error=True)
             return
         if words != self.words or cursor != self.next_page:
             return
@@ -232,7 +231,7 @@ class SearchScreen(FolioScreen):
         parts = [format.count(len(self.groups), "space")] if self.with_spaces else []
         parts += [format.count(pages, "page"), format.count(sections, "section")]
         more = " so far" if self.next_page else ""
-        keys = "enter opens · s edits the search · up in the box: earlier searches"
+        keys = "enter opens · s edits the words"
         self.say(highlighted(f"{', '.join(parts)}{more} for “{words}” · {keys}", words, limit=900))
 
     # -- the row under the cursor ------------------------------------------------------------------------------

@@ -80,8 +80,9 @@ class TrashPanel(ResourcePanel["Space"]):
         return (("trash", self.org_id), ("spaces", self.org_id))
 
     def hint(self) -> str:
-        shown = f"{format.count(len(self.items), 'deleted space')} · " if self.items else ""
-        return f"{shown}soonest to go first · u restores · the spaces Folio saw here that are deleted now"
+        if not self.items:
+            return "Deleted spaces Folio saw here, restorable for 7 days · u restores"
+        return f"{format.count(len(self.items), 'deleted space')} Folio saw here · soonest to go first · u restores"
 
     async def fetch(self) -> AsyncIterator[Sequence[Space]]:
         yield await self.services.trash.deleted_spaces(self.org_id)

@@ -65,7 +65,7 @@ def result_rows(groups: list[SpaceHits], *, with_spaces: bool, more: bool) -> li
                 )
             )
         for page in group.pages:
-            where = f" {CRUMB} ".join(page.ancestors) or "top level"
+            where = f" {CRUMB} ".join(page.ancestors)  # empty for a page at the top of its space
             rows.append(
                 Row(
                     f"page:{group.id}/{page.id}",
