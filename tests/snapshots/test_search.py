@@ -70,7 +70,8 @@ def _after(*keys: str) -> Callable[[Pilot[None]], Awaitable[None]]:
 def test_search_results(snap_compare: Any, app: Any, state: SandboxState, size: tuple[int, int]) -> None:
     def start(services: Services) -> Screen[Any]:
         ids = {"org_id": state.demo_org, "query": "robot"}
-        return routes.build(services, "search", ids, trail=("Organizations", "Northwind Labs"))
+        screen: Screen[Any] = routes.build(services, "search", ids, trail=("Organizations", "Northwind Labs"))
+        return screen
 
     # The cursor starts on the first page; j is its first section: its text shown below, the words highlighted.
     assert snap_compare(_app(app, start), terminal_size=size, run_before=_after("j", "j"))
@@ -86,6 +87,8 @@ def test_trash(snap_compare: Any, app: Any, state: SandboxState, size: tuple[int
         services.trash.saw(state.demo_org, [SpaceSummary(id=legacy, title=""), SpaceSummary(id=scratch, title="")])
 
     def start(services: Services) -> Screen[Any]:
-        return routes.build(services, "trash", {"org_id": state.demo_org}, trail=("Organizations", "Northwind Labs"))
+        trail = ("Organizations", "Northwind Labs")
+        screen: Screen[Any] = routes.build(services, "trash", {"org_id": state.demo_org}, trail=trail)
+        return screen
 
     assert snap_compare(_app(app, start, knows), terminal_size=size, run_before=_after())
