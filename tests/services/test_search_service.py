@@ -5,6 +5,7 @@ results, a deleted space found and restored, a change request made and found aga
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,7 @@ from folio.models.space import SpaceSummary
 from folio.sandbox import SandboxState
 from folio.services import Services
 from folio.services.authoring import AuthoringService, check_subject
+from folio.services.local import Local
 from folio.services.search import (
     QUERY_MAX,
     SearchHistory,
@@ -175,6 +177,23 @@ async def test_the_trash_shows_what_it_knows_soonest_first(services: Services, s
     assert [s.title for s in found] == ["Legacy Docs (v1)", "Scratchpad"]  # 4 days left, then 7
     state.clock.advance(days=5)  # Legacy Docs is past its 7 days: removed for good
     assert [s.title for s in await services.trash.deleted_spaces(state.demo_org)] == ["Scratchpad"]
+
+
+async def test_a_space_in_the_cached_list_is_found_by_a_new_run(
+    client: GitBookClient, state: SandboxState, tmp_path: Path
+) -> None:
+    """The organization's list kept in the local cache (an earlier run read it) names a space deleted since."""
+    local = Local(client, cache_dir=tmp_path / "cache", state_dir=tmp_path / "state")
+    local.confirm(state.default_user, "Ada")
+    try:
+        earlier = Services(client, local=local)
+        assert [s async for page in earlier.browse.spaces_pages(state.demo_org) for s in page]  # cached now
+        sid = space_id(state, "Onboarding")
+        await client.spaces.delete(sid)
+        later = Services(client, local=local)  # a new run: its trash saw nothing yet
+        assert [s.title for s in await later.trash.deleted_spaces(state.demo_org)] == ["Onboarding"]
+    finally:
+        local.close()
 
 
 async def test_a_change_request_is_made_and_found_again(services: Services, state: SandboxState) -> None:
