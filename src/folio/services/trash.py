@@ -20,9 +20,9 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from folio.api.caching import cached_only
 from folio.api.errors import NotFound
 from folio.services import format
+from folio.services.connection import Connection
 
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
@@ -99,7 +99,7 @@ class TrashService:
             return set()
         ids: set[str] = set()
         try:
-            with cached_only():
+            with Connection.cache_only():
                 async for envelope in self._client.spaces.summaries(org_id, limit=LIST_PAGE).pages():
                     ids.update(s.id for s in envelope.items)
         except Exception:  # not cached (or a page of it is not): the cache only adds to what is known
