@@ -37,6 +37,7 @@ from folio.tui.screens.base import CRUMB, FolioScreen, Item
 from folio.tui.screens.change_request_keys import BINDINGS as KEYS
 from folio.tui.screens.change_request_keys import fit_footer, order_for, why_cannot
 from folio.tui.widgets.change_overview import SIDE_BY_SIDE_MIN, ChangeOverview, ChangesPane
+from folio.tui.widgets.focus_hold import HoldsFocus
 
 if TYPE_CHECKING:
     from typing import Any
@@ -92,6 +93,8 @@ class ChangeRequestScreen(FolioScreen):
         self.cr: ChangeRequest | None = None
         self.overview: Overview | None = None
         self.review_draft = ""
+        self._arriving: HoldsFocus | None = None
+        """The pane of the tab just switched to, until the focus is in it (the keys typed meanwhile are its)."""
         self.failed: Content | None = None
         """What the last load said went wrong (None: it worked, or none ended yet)."""
         self.crumb = f"#{change_request}" if isinstance(change_request, int) else "Change request"
@@ -106,7 +109,9 @@ class ChangeRequestScreen(FolioScreen):
             with TabPane("2 Changes", id="changes"):
                 yield ChangesPane(self.services.review.viewed, id="cr-changes")
             with TabPane("3 Comments", id="comments"):
-                yield Static(Content("Loading\u2026"), id="comments-placeholder", classes="message")
+                placeholder = Static(Content("Loading\u2026"), id="comments-placeholder", classes="message")
+                placeholder.can_focus = True  # the tab takes the focus before its comments are there
+                yield placeholder
         yield Footer()
 
     @property
@@ -155,6 +160,7 @@ class ChangeRequestScreen(FolioScreen):
         except Exception as exc:
             overview_widget.loading = False
             pages.set_loading(False)
+            self.changes.hand_over()
             self.failed = error_message(exc, doing="Could not load the change request", hint="Press r to try again.")
             self._say(self.failed, error=True)
             self.refresh_bindings()
@@ -177,6 +183,7 @@ class ChangeRequestScreen(FolioScreen):
             changes = await self.services.review.changes(self.space_id, cr)
         except Exception as exc:
             pages.set_error(error_message(exc, doing="Could not load the changed pages", hint="Press r to try again."))
+            self.changes.hand_over()
             return
         pages.set_error(None)
         self.changes.show(changes)
@@ -188,10 +195,12 @@ class ChangeRequestScreen(FolioScreen):
         except ImportError:
             placeholder.update(Content("Comments are not available in this version of Folio."))
             return
+        waiting = placeholder.has_focus
         await placeholder.remove()
-        await self.query_one("#comments", TabPane).mount(
-            CommentsPanel(self.services, self.space_id, change_request=cr_id)
-        )
+        panel = CommentsPanel(self.services, self.space_id, change_request=cr_id)
+        await self.query_one("#comments", TabPane).mount(panel)
+        if waiting or self.tabs.active == "comments":
+            self._focus_tab("comments")
 
     def action_refresh(self) -> None:
         self.load()
@@ -204,18 +213,63 @@ class ChangeRequestScreen(FolioScreen):
 
     def action_tab(self, name: str) -> None:
         self.tabs.active = name
+        self._focus_tab(name)  # now, not when the tab says it is shown: the keys typed after the number go there
 
     @on(TabbedContent.TabActivated, "#cr-tabs")
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
         self.refresh_bindings()
-        if event.pane.id == "overview":
+        holder, focused = self._arriving, self.focused
+        if holder is not None and event.pane in holder.ancestors:
+            return  # the key that switched to it has sent the focus there already
+        if focused is None or event.pane not in focused.ancestors:
+            self._focus_tab(event.pane.id or "")  # a tab clicked
+
+    def _tab_of(self, key: str) -> str | None:
+        """The tab this screen's binding of ``key`` shows (the config's keymap applied), if it is a tab key."""
+        for node, bindings in self._binding_chain:
+            if node is self:
+                for binding in bindings.key_to_bindings.get(key, ()):
+                    if binding.action.startswith("tab('"):
+                        return binding.action.removeprefix("tab('").removesuffix("')")
+        return None
+
+    def _holders(self) -> list[HoldsFocus]:
+        return list(self.query(HoldsFocus))
+
+    def _focus_tab(self, name: str) -> None:
+        """Give the tab ``name`` the focus: its list (or, while the list loads, the pane holding its keys)."""
+        holder: HoldsFocus | None = None
+        if name == "changes":
+            holder = self.changes
+        elif name == "comments":
+            holder = next(iter(self.query(HoldsFocus).exclude("ChangesPane")), None)
+        for other in self._holders():
+            if other is not holder:
+                other.let_go()
+        self._arriving = holder
+        if holder is not None:
+            holder.take_focus()
+        elif name == "overview":
             self.query_one(ChangeOverview).focus()
-        elif event.pane.id == "changes":
-            self.changes.pages.focus_list()
         else:
-            focusable = [w for w in event.pane.query("*") if w.focusable]
-            if focusable:
-                focusable[0].focus()
+            self.query_one("#comments", TabPane).query("#comments-placeholder").focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """A tab's number switches as it passes (not when its binding runs, after the keys typed behind it), and
+        a key typed right after it, before the focus got there, is kept for the tab's list."""
+        tab = self._tab_of(event.key)
+        if tab is not None:
+            event.stop()
+            event.prevent_default()
+            self.action_tab(tab)
+            return
+        holder = self._arriving
+        if holder is None or (self.focused is not None and holder in (self.focused, *self.focused.ancestors)):
+            self._arriving = None
+            return
+        if holder.hold_key(event):
+            event.stop()
+            event.prevent_default()
 
     @on(ChangesPane.Progress)
     def _progress(self, event: ChangesPane.Progress) -> None:

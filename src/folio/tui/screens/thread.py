@@ -2,7 +2,7 @@
 
 j/k (or tab) move between the posts (the arrows scroll); the keys act on the one selected: ``c`` reply,
 ``e`` edit and ``d`` delete (your own posts only), ``+`` react, ``_`` take your reaction back, ``x`` resolve
-or reopen the thread.
+the thread (on a resolved one: reopen it; the footer says which).
 """
 
 from __future__ import annotations
@@ -113,7 +113,9 @@ class ThreadScreen(FolioScreen):
             id="thread.unreact",
             tooltip="Take back your reaction on the selected post",
         ),
-        Binding("x", "resolve", "Resolve/reopen", id="thread.resolve", tooltip="Resolve the thread, or reopen it"),
+        # One key, two bindings: the footer says what x does to this thread (check_action hides the other).
+        Binding("x", "resolve", "Resolve", id="thread.resolve", tooltip="Resolve the thread"),
+        Binding("x", "reopen", "Reopen", id="thread.reopen", tooltip="Reopen the resolved thread"),
     ]
 
     def __init__(
@@ -208,7 +210,10 @@ class ThreadScreen(FolioScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         thread, post = self.thread, self.selected
-        if action in ("reply", "resolve"):
+        if action in ("resolve", "reopen"):
+            resolved = thread is not None and thread.comment.resolved
+            return thread is not None and may(thread.comment, "reply") and resolved == (action == "reopen")
+        if action == "reply":
             return thread is not None and may(thread.comment, "reply")
         if action in ("edit", "delete"):
             return post is not None and post.mine  # someone else's post: not offered
@@ -370,8 +375,12 @@ class ThreadScreen(FolioScreen):
         self._done(f"Reaction {emoji} {'removed' if remove else 'added'}", post.item.id)
 
     def action_resolve(self) -> None:
-        if self.thread is not None:
-            self._resolve(not self.thread.comment.resolved)
+        if self.thread is not None and not self.thread.comment.resolved:
+            self._resolve(True)
+
+    def action_reopen(self) -> None:
+        if self.thread is not None and self.thread.comment.resolved:
+            self._resolve(False)
 
     @work(exclusive=True, group="thread-write", exit_on_error=False)
     async def _resolve(self, resolved: bool) -> None:

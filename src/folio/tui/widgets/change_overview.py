@@ -23,6 +23,7 @@ from folio.services import format
 from folio.services.diff import MarkdownDiff, diff_markdown
 from folio.tui.safe import safe
 from folio.tui.widgets.diff_view import DiffView
+from folio.tui.widgets.focus_hold import HoldsFocus
 from folio.tui.widgets.markdown_view import SafeMarkdown, sanitize_markdown
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import Column, ResourceList, Row
@@ -147,12 +148,13 @@ def _binding(key: str, action: str, label: str, name: str, tooltip: str, *, show
     return Binding(key, action, label, show=show, id=f"change-request.{name}", tooltip=tooltip)
 
 
-class ChangesPane(Horizontal):
+class ChangesPane(HoldsFocus, Horizontal):
     """The changed pages (left, a ResourceBrowser) and the diff of the one under the cursor (right, a DiffView).
 
     Its keys work while focus is inside it: s layout, n/N and ]c/[c changes, v viewed, U and ]u unviewed,
     f only changed pages. "Viewed" marks are read and written through ``marks`` (per change request id and
-    revision); the count is posted as :class:`ChangesPane.Progress`.
+    revision); the count is posted as :class:`ChangesPane.Progress`. Opened while the pages load, it holds the
+    focus (and the keys typed for the list) until they are in (:class:`~folio.tui.widgets.focus_hold.HoldsFocus`).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -201,6 +203,9 @@ class ChangesPane(Horizontal):
     def pages(self) -> ResourceBrowser:
         return self.query_one("#changes-pages", ResourceBrowser)
 
+    def held_list(self) -> ResourceList:
+        return self.pages.list
+
     @property
     def diff_view(self) -> DiffView:
         return self.query_one("#diff-view", DiffView)
@@ -219,6 +224,7 @@ class ChangesPane(Horizontal):
         self.shown = None
         self.viewed = self.marks.viewed(changes.cr.id, changes.cr.revision or "")
         self._rows()
+        self.hand_over()
 
     def _rows(self, keep: str | None = None) -> None:
         changes = self.change_set
