@@ -2,7 +2,8 @@
 
 Opens Folio on the seeded demo sandbox (clock frozen as in the tests, so the SVGs only change when the screens
 do) at 100x30, walks it by keys as the hostile-data test does (organizations -> organization -> space -> change
-request -> comment thread, then a site), and saves an SVG of each main screen into the folder. A screen that
+request -> comment thread, then a site), and saves an SVG of each main screen into the folder; then the
+organization's members, teams, issue clusters and OpenAPI specs. A screen that
 does not exist in this build is left out (the list printed at the end says what was saved).
 """
 
@@ -17,6 +18,7 @@ from folio.sandbox import SandboxState, SandboxTransport, create_app
 from folio.sandbox.clock import Clock
 from folio.sandbox.seed import populate
 from folio.services import Services
+from folio.tui import routes
 from folio.tui.app import FolioApp
 from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
 from tests.tui.test_hostile import walk
@@ -41,6 +43,8 @@ SHOTS = {
     "site/published": "site-published",
 }
 """Walk step -> file name (without .svg)."""
+AREAS = {"members": "members", "teams": "teams", "clusters": "issue-clusters", "specs": "openapi-specs"}
+"""The organization's other screens (a route kind each) -> file name: opened on the demo organization."""
 
 
 async def _no_sleep(seconds: float) -> None:
@@ -72,6 +76,15 @@ async def shoot(folder: Path) -> list[Path]:
                 saved.append(path)
 
             await walk(pilot, services, state, visit)
+            trail = ("Organizations", state.orgs[state.demo_org]["title"])
+            for kind, name in AREAS.items():
+                await app.push_screen(routes.build(services, kind, {"org_id": state.demo_org}, trail=trail))
+                await pilot.pause()
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+                saved.append(Path(app.save_screenshot(f"{name}.svg", path=str(folder))))
+                app.pop_screen()
+                await pilot.pause()
     finally:
         await client.aclose()
     return saved
