@@ -233,3 +233,19 @@ async def test_a_refused_empty_comment_keeps_the_buttons_on_screen(
         assert "Write something first." in modal.problem_text
         send = modal.query_one("#send")
         assert send.region.bottom <= 24 and send.region.height >= 1, send.region
+
+
+async def test_an_organization_command_from_the_organizations_list_uses_the_one_under_the_cursor(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    """:members on the organizations list opens the members of the organization under the cursor."""
+    async with open_app(lambda: OrganizationsScreen(services)) as (app, pilot):
+        await pilot.press("j")  # the second organization
+        await pilot.press("colon")
+        await settle(pilot)
+        await pilot.press(*"members", "enter")
+        await settle(pilot)
+        second = app.screen_stack[1].organizations[1]  # type: ignore[attr-defined]
+        assert type(app.screen).__name__ == "MembersScreen"
+        assert getattr(app.screen, "org_id", None) == second.id
+        assert second.title in app.screen.sub_title

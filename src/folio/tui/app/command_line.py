@@ -86,7 +86,7 @@ class CommandLine(Navigation):
         if index < 0:
             return lambda: self.jump(lambda: routes.build(self.services, route.kind, ids, trail=("Organizations",)))
         stack = self.trail_screens
-        trail = tuple(getattr(stack[index], "trail", ()) or ())
+        trail = tuple(getattr(stack[index], "org_trail", None) or getattr(stack[index], "trail", ()) or ())
         return lambda: self.jump(lambda: routes.build(self.services, route.kind, ids, trail=trail), keep=index + 1)
 
     def _resolve_change_request(self, number: int) -> Pending | Callable[[], object] | str:

@@ -171,6 +171,18 @@ class OrganizationsScreen(FolioScreen):
     def current_item(self) -> Item | None:
         return self.panel.current_item()
 
+    @property
+    def org_id(self) -> str | None:
+        """The organization under the cursor: ``:members`` and the other organization commands open its screens."""
+        org = self.panel.current if self.is_mounted else None
+        return org.id if org is not None else None
+
+    @property
+    def org_trail(self) -> tuple[str, ...]:
+        """The trail of a screen opened for the organization under the cursor."""
+        org = self.panel.current if self.is_mounted else None
+        return (*self.trail, org.title or org.id) if org is not None else self.trail
+
     def action_back(self) -> None:
         """The first screen: there is nothing to go back to (``q`` quits)."""
 
