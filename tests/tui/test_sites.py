@@ -26,6 +26,7 @@ from folio.tui.widgets.site_structure_view import SiteStructureView
 from folio.tui.widgets.sites_panel import SitesPanel
 from tests.api.sites_support import site_id, space_id
 from tests.tui.conftest import settle
+from tests.tui.test_structure_editor import accept_plan
 
 
 class SitesHost(FolioScreen):
@@ -458,7 +459,8 @@ async def test_the_published_view_follows_a_move_in_the_editor(
         assert tree is not None
         while tree.nodes[editor.current or ""].title != "Getting Started":
             await keys(pilot, "down")
-        await keys(pilot, "J")  # Getting Started one step down, after User Guide
+        await pilot.press("J")  # Getting Started one step down, after User Guide: a new default, so a plan first
+        await accept_plan(pilot)
         for _ in range(20):  # the read that follows the move; bounded only so a broken build cannot hang
             if published_sections(view) != before:
                 break

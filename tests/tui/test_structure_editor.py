@@ -86,6 +86,16 @@ async def idle(pilot: Pilot[None]) -> None:
     await pilot.pause()
 
 
+async def accept_plan(pilot: Pilot[None]) -> None:
+    """A move that changes a default shows its plan first: apply it (a), then close the plan."""
+    await idle(pilot)
+    assert isinstance(pilot.app.screen, StructurePlanModal), "a move that changes a default shows its plan"
+    await pilot.press("a")
+    await idle(pilot)
+    await pilot.press("escape")
+    await settle(pilot)
+
+
 async def put_cursor(pilot: Pilot[None], editor: StructureEditor, title: str) -> None:
     tree = editor.structure
     assert tree is not None
@@ -139,7 +149,7 @@ async def test_a_site_without_sections_shows_its_root_site_spaces_and_reorders_t
         assert titles(editor) == [("Onboarding", 0), ("Platform Runbooks", 0), ("Architecture Decisions", 0)]
         assert "Not published" in status(editor)
         await pilot.press("J")  # one step down, by the fallback every terminal sends
-        await settle(pilot)
+        await accept_plan(pilot)  # Platform Runbooks becomes the site's default site space: its plan shows first
         handbook = site_id(state, "Internal Handbook")
         order = sorted((r for r in state.site_spaces.values() if r["site"] == handbook), key=lambda r: r["order"])
         assert [r["path"] for r in order] == ["platform-runbooks", "onboarding", "architecture-decisions"]
@@ -225,7 +235,7 @@ async def test_z_undoes_the_last_applied_change(services: Services, state: Sandb
         editor = editor_of(app)
         await put_cursor(pilot, editor, "User Guide")
         await pilot.press("K")
-        await settle(pilot)
+        await accept_plan(pilot)  # it becomes the default section
         assert outline(state)[1][:2] == ["User Guide", "Getting Started"]
         await pilot.press("z")
         await settle(pilot)
@@ -239,7 +249,7 @@ async def test_a_refused_undo_stays_undoable(services: Services, state: SandboxS
         editor = editor_of(app)
         await put_cursor(pilot, editor, "User Guide")
         await pilot.press("K")
-        await settle(pilot)
+        await accept_plan(pilot)
         member = state.members[state.demo_org][state.default_user]
         member["role"] = "read"
         await pilot.press("z")
@@ -365,7 +375,7 @@ async def test_without_the_sort_a_section_takes_the_section_move_and_a_group_is_
             state.hits.clear()
             await put_cursor(pilot, editor, "User Guide")
             await pilot.press("K")  # a section: the deprecated section move
-            await settle(pilot)
+            await accept_plan(pilot)
             assert outline(state)[1][:2] == ["User Guide", "Getting Started"]
             assert state.hits == {SECTION_MOVE}
             assert status(editor).startswith("Done: Move section “User Guide” before section “Getting Started”")

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from folio.services.structure import GROUP, SECTION, SPACE, Layout, Move, Node, Offered, StructureTree
+from folio.tui.widgets.structure_editor.effects import default_changes
 from folio.tui.widgets.structure_editor.lookups import find_created, find_edit
 from folio.tui.widgets.structure_editor.session import Declined, EditSession
 
@@ -67,7 +68,9 @@ class FakeService:
             raise Refused(f"403: {item} not removed")
 
 
-def sample() -> StructureTree:
+def sample(*, named: bool = True) -> StructureTree:
+    """The tree above; ``named``: its defaults (a; a1, b1, c1) are named, so a move does not change them (the
+    tests of order stay about order; a default that follows the order has its own tests)."""
     tree = StructureTree("org", "site", "Docs", "https://docs.example.com/", sections=True)
     for parent, key, kind in [
         (None, "g", GROUP),
@@ -84,6 +87,8 @@ def sample() -> StructureTree:
     ]:
         tree.nodes[key] = Node(key, kind, key.upper(), key)
         tree.layout.add(parent, key)
+    if named:
+        tree.default_section, tree.default_spaces = "a", {"a": "a1", "b": "b1", "c": "c1"}
     return tree
 
 
@@ -386,6 +391,91 @@ async def test_an_edit_is_undone_and_a_refused_edit_is_put_back(session: EditSes
     with pytest.raises(Refused):
         await session.save_edit("c", {"title": "Changelog"})
     assert node.title == "C" and session.history == []
+
+
+# -- a move that changes a default --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def by_order(service: FakeService) -> EditSession:
+    """A session whose defaults follow the order: the first section (a) and each section's first site space."""
+    session = EditSession(service)  # type: ignore[arg-type]
+    session.load(sample(named=False))
+    return session
+
+
+async def test_a_move_that_changes_a_default_waits_for_its_plan(by_order: EditSession, service: FakeService) -> None:
+    session = by_order
+    assert session.pick_up("c")
+    for _ in range(4):
+        session.shift(-1)
+    outcome = session.drop()  # c before g: the first section, so the default
+    assert outcome is not None and outcome.confirm and not outcome.queued
+    assert outcome.text == "Move section “C” before group “G”: it changes a default, so its plan shows first."
+    assert not session.queue and service.calls == []  # nothing sent before the plan is accepted
+    assert session.confirming == "Move section “C” before group “G”"
+    assert session.collected == [Move("c", None, 1, None, 0)]
+    plan = session.plan()
+    # a and its site spaces take a's path; c and its site spaces the site's root.
+    assert plan is not None and [u.id for u in plan.urls] == ["a", "a1", "a2", "c", "c1", "c2"]
+    # The plan's modal sends through the service, which follows each request in ``confirmed``.
+    session.confirmed.apply(plan.moves[0])
+    session.planned(1)
+    assert session.collected is None and session.confirming is None
+    assert [(c.label, c.moves) for c in session.history] == [("Move section “C” before group “G”", plan.moves)]
+    assert session.undo().queued  # taking it back asks nothing: it goes back to what was
+
+
+def test_a_move_whose_plan_is_closed_unsent_goes_back(by_order: EditSession) -> None:
+    session = by_order
+    outcome = session.step("c2", -1)  # c2 before c1: the default of c
+    assert outcome.confirm and shown(session) == "g .a ..a1 ..a2 .b ..b1 c .c2 .c1 h .d"
+    assert session.discard_batch() == 1
+    assert shown(session) == START and session.confirming is None and session.collected is None
+    assert session.step("c", -1).queued  # into g: no default changes, sent at once
+
+
+@pytest.mark.parametrize("batch", [False, True], ids=["at once", "in a batch"])
+def test_a_hidden_site_space_cannot_become_a_default_by_a_move(by_order: EditSession, batch: bool) -> None:
+    session = by_order
+    assert session.tree is not None
+    session.tree.nodes["c2"].hidden = True
+    if batch:
+        session.toggle_batch()
+    with pytest.raises(Declined) as declined:
+        session.step("c2", -1)
+    assert str(declined.value) == (
+        "Not moved: site space “C2” is hidden, and this move would make it the default of section “C”: visitors "
+        "would land on a page the navigation does not show. Unhide it first (e), or move another site space to "
+        "the top."
+    )
+    assert shown(session) == START and not session.queue and not session.collected
+    session.tree.default_spaces["c"] = "c1"  # named: the order no longer decides, so the move may go
+    assert session.step("c2", -1).text.startswith("Collected" if batch else "Move site space")
+
+
+def test_a_move_that_changes_a_default_waits_for_the_changes_on_their_way(by_order: EditSession) -> None:
+    session = by_order
+    session.step("c", -1)  # queued
+    with pytest.raises(Declined, match="still being sent: make this move when they are done"):
+        session.step("c2", -1)
+    assert shown(session) == "g .a ..a1 ..a2 .b ..b1 .c ..c1 ..c2 h .d"
+
+
+def test_the_defaults_a_move_changes_in_words(by_order: EditSession) -> None:
+    tree = by_order.tree
+    assert tree is not None
+    before = tree.layout.copy()
+    after = before.copy()
+    after.apply(Move("c", None, 1, None, 0))
+    after.apply(Move("a2", "a", 1, "a", 0))
+    assert default_changes(tree, before, after) == [
+        "section “C” becomes the default section",
+        "site space “A2” becomes the default of section “A”",
+        "section “A” is no longer the default section",
+        "site space “A1” is no longer the default of section “A”",
+    ]
+    assert default_changes(tree, before, before) == []
 
 
 # -- after a lost answer ---------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
-"""The plan of a batch of structure moves: each step with the requests it sends on this service, every published
-URL that moves (old -> new), then applying it step by step with progress. At the first failure it stops and
-offers to undo the steps already applied.
+"""The plan of a batch of structure moves (or of one move that changes a default): each step with the requests it
+sends on this service, every default it changes and every published URL that moves (old -> new), then applying it
+step by step with progress. At the first failure it stops and offers to undo the steps already applied.
 
     result = await app.push_screen_wait(StructurePlanModal(service, tree, confirmed, plan))
 
@@ -21,11 +21,13 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, ProgressBar, Static
 
+from folio.services.format import count
 from folio.services.structure import StepFailed
 from folio.tui.errors import error_message
 from folio.tui.safe import safe
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import Column, Row
+from folio.tui.widgets.structure_editor.effects import default_changes
 
 if TYPE_CHECKING:
     from folio.services.structure import Layout, Plan, StructureService, StructureTree
@@ -54,6 +56,7 @@ class StructurePlanModal(ModalScreen[PlanResult]):
     StructurePlanModal > Vertical { width: 96%; height: 96%; border: thick $accent; padding: 0 1;
                                     background: $surface; }
     StructurePlanModal .plan--title { text-style: bold; }
+    StructurePlanModal .plan--intro { height: auto; color: $text-warning; }
     StructurePlanModal ProgressBar { height: 1; }
     StructurePlanModal .plan--status { height: auto; max-height: 4; }
     StructurePlanModal .plan--status.-error { color: $error; }
@@ -66,9 +69,18 @@ class StructurePlanModal(ModalScreen[PlanResult]):
         Binding("escape", "close", "Close", id="structure-plan.close", tooltip="Close (applied steps stay)"),
     ]
 
-    def __init__(self, service: StructureService, tree: StructureTree, confirmed: Layout, plan: Plan) -> None:
+    def __init__(
+        self, service: StructureService, tree: StructureTree, confirmed: Layout, plan: Plan, *, intro: str = ""
+    ) -> None:
+        """``intro``: a line above the steps (why this plan is shown)."""
         super().__init__()
         self.service, self.structure, self.confirmed, self.plan = service, tree, confirmed, plan
+        self.intro = intro
+        after = confirmed.copy()
+        for move in plan.moves:
+            after.apply(move)
+        self.defaults = default_changes(tree, confirmed, after)
+        """What the plan makes (and unmakes) the default, in words."""
         self.states = ["cannot" if s.problem else "to send" for s in plan.steps]
         self.phase = "ready"
         self.applied = 0
@@ -78,10 +90,9 @@ class StructurePlanModal(ModalScreen[PlanResult]):
     def compose(self) -> ComposeResult:
         steps, requests = len(self.plan.steps), sum(len(s.operations) for s in self.plan.steps)
         with Vertical():
-            yield Static(
-                Content(f"Plan: {steps} {'move' if steps == 1 else 'moves'}, {requests} requests"),
-                classes="plan--title",
-            )
+            yield Static(Content(f"Plan: {count(steps, 'move')}, {count(requests, 'request')}"), classes="plan--title")
+            if self.intro:
+                yield Static(safe(self.intro, limit=600), classes="plan--intro")
             yield ResourceBrowser(COLUMNS, empty="Nothing to send.")
             yield ProgressBar(total=max(1, steps), show_eta=False)
             yield Static(classes="plan--status")
@@ -108,6 +119,10 @@ class StructurePlanModal(ModalScreen[PlanResult]):
                 rows.append(Row(f"op-{n}-{m}", ["", safe(op.describe(tree), limit=300).plain, ""], indent=1))
             if step.problem:
                 rows.append(Row(f"problem-{n}", ["", safe(step.problem, limit=300).plain, ""], indent=1))
+        if self.defaults:
+            rows.append(Row("defaults", ["", f"Defaults that change: {len(self.defaults)}", ""]))
+            for n, words in enumerate(self.defaults):
+                rows.append(Row(f"default-{n}", ["", safe(words, limit=300).plain, ""], indent=1))
         urls = self.plan.urls
         if not self.plan.published:
             rows.append(Row("urls", ["", "The site is not published: no published URL moves.", ""]))

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
 
+from folio.services.format import count
 from folio.services.structure import EDITABLE, GROUP, NOUNS, SECTION, SPACE, field_problems
 from folio.tui.errors import error_message
 from folio.tui.modals.confirm import ConfirmModal
@@ -26,7 +27,7 @@ async def leave_batch(editor: StructureEditor) -> None:
     """Ask before the collected moves are discarded."""
     batch = editor.collected or []
     question = ConfirmModal(
-        Content(f"Discard the {len(batch)} collected moves?"),
+        Content(f"Discard the {count(len(batch), 'collected move')}?"),
         Content("Nothing was sent; the tree goes back as it was."),
         accept_label="Discard",
     )
@@ -34,27 +35,40 @@ async def leave_batch(editor: StructureEditor) -> None:
         return
     dropped = editor.session.discard_batch()
     editor.refresh_rows(editor.current)
-    editor.say(f"Discarded {dropped} collected moves.")
+    editor.say(f"Discarded {count(dropped, 'collected move')}.")
 
 
 async def show_plan(editor: StructureEditor) -> None:
-    """The plan of the collected moves; applied from the modal, step by step."""
+    """The plan of the collected moves (or of one move that changes a default); applied from the modal, step
+    by step. A single move whose plan is closed unsent goes back where it was."""
     session, tree = editor.session, editor.structure
     plan = session.plan()
     if tree is None or plan is None:
         return
-    modal = StructurePlanModal(editor.service, tree, session.confirmed, plan)
+    alone = session.confirming
+    intro = ""
+    if alone is not None:
+        urls = " and moves published URLs" if plan.urls else ""
+        intro = f"{alone}: this changes the site's default{urls}. a applies it; esc leaves everything as it is."
+    modal = StructurePlanModal(editor.service, tree, session.confirmed, plan, intro=intro)
     result = await editor.app.push_screen_wait(modal)
+    if not result.started and alone is not None:
+        session.discard_batch()
+        editor.refresh_rows(editor.current)
+        editor.say(f"Not moved: {alone}. Nothing was sent.")
+        return
     if not result.started:
         editor.say("The plan was not sent: the moves are still collected.")
         return
     session.planned(result.applied)
-    if result.applied == result.total:
-        text, tone = f"Applied the plan: {result.total} moves.", ""
+    if result.applied == result.total and alone is not None:
+        text, tone = f"Done: {alone}.", ""
+    elif result.applied == result.total:
+        text, tone = f"Applied the plan: {count(result.total, 'move')}.", ""
     elif result.undone:
         text, tone = "The plan failed and its applied steps were undone: nothing changed.", "error"
     else:
-        text, tone = f"The plan stopped: {result.applied} of {result.total} moves applied.", "error"
+        text, tone = f"The plan stopped: {result.applied} of {count(result.total, 'move')} applied.", "error"
     editor.refresh_rows(editor.current)
     editor.say(text, tone)
     editor.notify(text, severity="error" if tone else "information", markup=False)

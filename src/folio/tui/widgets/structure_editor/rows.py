@@ -16,6 +16,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
+from folio.services.format import count
 from folio.services.structure import GROUP, SECTION, SPACE, Node, StructureTree
 from folio.tui.safe import safe
 from folio.tui.widgets.resource_list import Column, render_cells
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from folio.tui.widgets.structure_editor.session import EditSession
     from folio.tui.widgets.structure_editor.view import StructureEditor
 
-__all__ = ["COLUMNS", "RowPainter", "cells_of", "hint", "summary"]
+__all__ = ["COLUMNS", "RowPainter", "cells_of", "fit", "hint", "summary"]
 
 COLUMNS = (
     Column("title", "Title"),
@@ -45,18 +46,35 @@ def cells_of(node: Node) -> tuple[str, ...]:
     return tuple(safe(text, limit=300).plain for text in texts)
 
 
-def summary(session: EditSession, counts: dict[str, int]) -> str:
-    """The line above the tree: the batch, the site, what it holds, the marks, what is being sent."""
+def summary(session: EditSession, counts: dict[str, int]) -> list[str]:
+    """The parts of the line above the tree, most wanted first: the batch, what is being sent, the site, what it
+    holds, the marks (:func:`fit` keeps the parts that fit its width)."""
     tree, parts = session.tree, []
-    if tree is not None:
-        n = counts
-        parts = [tree.title, f"{n[GROUP]} groups, {n[SECTION]} sections, {n[SPACE]} site spaces"]
-        parts.append("★ default  ⊘ hidden")
-    if session.collected is not None:
-        parts.insert(0, f"BATCH: {len(session.collected)} moves collected, P shows the plan")
+    if session.collected is not None and session.confirming is None:
+        parts += [f"BATCH: {count(len(session.collected), 'move')} collected", "P shows the plan", "b leaves"]
     if session.queue:
         parts.append(f"sending {len(session.queue)}…")
-    return " · ".join(parts)
+    if tree is not None:
+        n = counts
+        parts.append(tree.title)
+        parts.append(f"{count(n[GROUP], 'group')}, {count(n[SECTION], 'section')}, {count(n[SPACE], 'site space')}")
+        parts.append("★ default  ⊘ hidden")
+    return parts
+
+
+def fit(parts: list[str], width: int) -> str:
+    """``parts`` joined by `` · ``, as many as fit in ``width`` whole (the first one cut with … if it alone does
+    not fit): a line never ends in the middle of a word."""
+    line = ""
+    for part in parts:
+        part = safe(part, limit=300).plain
+        joined = f"{line} · {part}" if line else part
+        if len(joined) > width:
+            break
+        line = joined
+    if not line and parts:
+        line = safe(parts[0], limit=max(1, width)).plain
+    return line
 
 
 def hint(tree: StructureTree | None, key: str | None, defaults: set[str]) -> str:
@@ -67,6 +85,9 @@ def hint(tree: StructureTree | None, key: str | None, defaults: set[str]) -> str
         return "This site has no sections or site spaces yet: press n to add one."
     url = tree.url(key, defaults)
     where = f"Published at {url}" if url else "No URL of its own" if tree.base_url else "Not published"
+    node = tree.nodes[key]
+    if node.hidden and key in defaults:  # said, since a move cannot make one (the edit form can)
+        where = f"Hidden and the default: visitors land on it though the navigation does not list it · {where}"
     return f"{where} · space picks up, K/J or alt+↑/↓ move one step, < > out of / into a group"
 
 

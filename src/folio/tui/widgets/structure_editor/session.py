@@ -36,6 +36,7 @@ from folio.services.structure import (
     spot_index,
     step,
 )
+from folio.tui.widgets.structure_editor.effects import hidden_default
 from folio.tui.widgets.structure_editor.grab import Declined, Grab
 from folio.tui.widgets.structure_editor.send_queue import Change, Job, SendQueue
 
@@ -59,6 +60,8 @@ class Outcome:
     item: str | None = None
     queued: bool = False
     redraw: bool = True
+    confirm: bool = False
+    """The move changes a default (and so maybe published URLs): its plan is shown before anything is sent."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,8 @@ class EditSession:
         """Where the mouse went down (row, column), until it goes up."""
         self.collected: list[Move] | None = None
         """The batch: moves collected for a plan (None: moves are sent as they are made)."""
+        self.confirming: str | None = None
+        """A move that changes a default, waiting (alone in the batch) for its plan to be accepted: its label."""
         self.history: list[Change] = []
         self.queue = SendQueue()
         self.revision = 0
@@ -93,7 +98,9 @@ class EditSession:
         self.tree, self.confirmed = tree, tree.layout.copy()
         self.revision += 1
         dropped = len(self.collected or [])
-        if dropped:
+        if self.confirming is not None:
+            self.collected, self.confirming = None, None
+        elif dropped:
             self.collected = []
         return dropped
 
@@ -211,8 +218,21 @@ class EditSession:
         tree = self._loaded()
         moves = list(moves)
         text = label or describe_move(tree, tree.layout, moves[0])
+        before = tree.defaults()
         for move in moves:
             tree.layout.apply(move)
+        after = tree.defaults()
+        if after != before and undoing is None:  # an undo goes back to what was: no question
+            why = hidden_default(tree, after - before, tree.layout)
+            if why is None and self.collected is None and self.queue:
+                why = "Changes are still being sent: make this move when they are done (it changes a default)."
+            if why is not None:
+                for move in reversed(moves):
+                    tree.layout.apply(move.inverse())
+                raise Declined(why)
+            if self.collected is None:  # alone in a batch of its own, until its plan is accepted
+                self.collected, self.confirming = list(moves), text
+                return Outcome(f"{text}: it changes a default, so its plan shows first.", moves[-1].id, confirm=True)
         if self.collected is not None:
             self.collected.extend(moves)
             return Outcome(f"Collected: {text}. P shows the plan.", moves[-1].id)
@@ -317,7 +337,7 @@ class EditSession:
         batch, tree = self.collected or [], self._loaded()
         for move in reversed(batch):
             tree.layout.apply(move.inverse())
-        self.collected = None
+        self.collected, self.confirming = None, None
         return len(batch)
 
     def plan(self) -> Plan | None:
@@ -331,9 +351,10 @@ class EditSession:
         service holds (``confirmed`` followed every request), those moves are one entry of the history."""
         tree, moves = self._loaded(), list(self.collected or [])
         tree.layout = self.confirmed.copy()
-        self.collected = None
+        label = self.confirming or f"{applied} planned moves"
+        self.collected, self.confirming = None, None
         if applied:
-            self.history.append(Change(f"{applied} planned moves", moves[:applied]))
+            self.history.append(Change(label, moves[:applied]))
 
     # -- edits, new items, removals -----------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.strip import Strip
 
+from folio.services.format import count
 from folio.services.structure import EDITABLE, GROUP, SECTION, SPACE, Move, StructureTree
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
@@ -24,7 +25,7 @@ from folio.tui.screens.base import Item
 from folio.tui.widgets.resource_list import render_cells
 from folio.tui.widgets.structure_editor import dialogs
 from folio.tui.widgets.structure_editor.keys import KEYS, applies
-from folio.tui.widgets.structure_editor.rows import COLUMNS, RowPainter, _Line, _TreeView, hint, summary
+from folio.tui.widgets.structure_editor.rows import COLUMNS, RowPainter, _Line, _TreeView, fit, hint, summary
 from folio.tui.widgets.structure_editor.session import Declined, EditSession, Grab, Outcome, Refusal
 
 if TYPE_CHECKING:
@@ -99,6 +100,9 @@ class StructureEditor(Vertical):
     def focus_tree(self) -> None:
         self.view.focus()
 
+    def on_resize(self) -> None:
+        self._draw_texts()  # the summary keeps the parts that fit the new width
+
     # -- loading ---------------------------------------------------------------------------------------------
 
     @work(exclusive=True, group="structure-load", exit_on_error=False)
@@ -118,7 +122,7 @@ class StructureEditor(Vertical):
         keep = self.current
         dropped = self.session.load(tree)
         self._counts = tree.counts()
-        self.say(f"Read again: the {dropped} collected moves were dropped." if dropped else None)
+        self.say(f"Read again: the {count(dropped, 'collected move')} dropped." if dropped else None)
         self.refresh_rows(keep)
         if len(tree.nodes) >= 1000:
             # A large read leaves thousands of objects behind: collect them now, and keep the tree out of later
@@ -185,7 +189,9 @@ class StructureEditor(Vertical):
             self._mode = mode
             self.screen.refresh_bindings()
         summary_line = self.query_one(".structure--summary", _Line)
-        summary_line.say(summary(session, self._counts), "batch" if session.collected is not None else "")
+        batch = session.collected is not None and session.confirming is None
+        width = summary_line.size.width or self.size.width or 1000
+        summary_line.say(fit(summary(session, self._counts), width), "batch" if batch else "")
         text, tone = self.message or (hint(tree, self.current, self.defaults), "")
         if self.grab and not self.message:
             text, tone = self._grab_hint(), "grab"
@@ -206,6 +212,8 @@ class StructureEditor(Vertical):
         self.say(outcome.text)
         if outcome.queued:
             self.call_after_refresh(self._send)  # the change is drawn before its request takes the loop
+        if outcome.confirm:
+            self._ask(dialogs.show_plan)  # a default changes: the plan says so before anything is sent
 
     def attempt(self, action: Callable[[], Outcome | None]) -> None:
         """Run a session action and show what it did, or why it was declined."""
