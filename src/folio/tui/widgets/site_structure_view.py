@@ -54,8 +54,10 @@ def node_label(node: OutlineNode, *, url: bool) -> Text:
 class OutlineTree(Tree[OutlineNode]):
     """A read-only outline of a site's structure; each node's data is its :class:`OutlineNode`."""
 
+    # Long labels (a URL beside each title) scroll sideways with left/right, without a scrollbar: at some
+    # widths its one-cell thumb was a stray block under the tree.
     DEFAULT_CSS = """
-    OutlineTree { height: 1fr; background: $surface; }
+    OutlineTree { height: 1fr; background: $surface; scrollbar-size-horizontal: 0; }
     """
 
     def __init__(self, *, urls: bool = False, id: str | None = None) -> None:
