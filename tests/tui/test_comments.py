@@ -123,7 +123,7 @@ async def test_panel_groups_by_page_and_block_and_filters(
             "Is Audit log still accurate after the November release?",
         ]
         assert screen.counted == [(3, 1)]
-        summary = str(panel.query_one("#comments-summary", Static).render())
+        summary = str(panel.query_one(".resource-panel--hint", Static).render())
         assert summary == "3 open · 1 resolved · showing open (3 of 4) · f changes"
         assert panel.browser.list.has_focus
         first = panel.browser.list.highlighted
@@ -133,7 +133,7 @@ async def test_panel_groups_by_page_and_block_and_filters(
         await pilot.press("f")
         assert panel.status == "resolved"
         resolved = texts(panel)
-        assert resolved[0] == "Roles and permissions (1)" and resolved[1].startswith("Block ")
+        assert resolved[0] == "Roles and permissions (1)" and resolved[1] == "¶ A block of this page"
         assert resolved[2] == "Typo: recieve → receive."
         await pilot.press("f")
         assert panel.status == "all" and len(panel.browser.list.visible_rows) == 4 + 4 + 1
@@ -257,7 +257,7 @@ async def test_resolve_is_greyed_on_a_page_row(services: Services, state: Sandbo
         panel = app.screen.panel
         panel.browser.list.cursor = 0
         await pilot.pause()
-        assert panel.highlighted is None and panel.check_action("toggle_resolved", ()) is None
+        assert panel.highlighted is None and panel.check_action("resolve", ()) is None
         before = {k: dict(v) for k, v in state.comments.items()}
         await pilot.press("x")
         await settle(pilot)
@@ -279,7 +279,7 @@ async def test_a_failing_service_is_said_in_words(state: SandboxState) -> None:
         panel = app.screen.panel
         status = str(panel.browser.query_one(".resource-browser--status", Static).render())
         assert status.startswith("Could not load the comments: Injected server error (50")
-        assert status.endswith("Press r to retry.")
+        assert status.endswith("Press r to try again.")
         assert panel.check_action("new_comment", ()) is None and app.is_running
     await client.aclose()
 
@@ -290,7 +290,7 @@ async def test_a_reader_cannot_resolve(services: Services, state: SandboxState, 
     before = {k: dict(v) for k, v in state.comments.items()}
     async with open_app(host(services, state), size=SIZE) as (app, pilot):
         panel = app.screen.panel
-        assert panel.highlighted is not None and panel.check_action("toggle_resolved", ()) is None
+        assert panel.highlighted is not None and panel.check_action("resolve", ()) is None
         await pilot.press("x")
         await settle(pilot)
     assert {k: dict(v) for k, v in state.comments.items()} == before

@@ -7,9 +7,10 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
+from rich.cells import get_character_cell_size
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Footer
+from textual.widgets import Footer, Static
 from textual.widgets._footer import FooterKey
 from textual.worker import WorkerState
 
@@ -18,7 +19,9 @@ from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
 from folio.services import Services
 from folio.tui.app import FolioApp
 from folio.tui.screens.change_request import ChangeRequestScreen
+from folio.tui.screens.space import SpaceScreen
 from folio.tui.screens.thread import ThreadScreen
+from folio.tui.widgets.comments_panel import CommentsPanel, PagePickerModal
 from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
 from tests.tui.conftest import settle
 
@@ -198,3 +201,110 @@ async def test_a_tab_opened_while_it_loads_takes_the_keys_that_follow(
         assert screen.changes.page is not None and screen.changes.page.title == "Windows"  # the j typed ahead
         await press(pilot, "k")  # and the next keys, without tab
         assert screen.changes.page is not None and screen.changes.page.title == "Linux"
+
+
+# --- 14: a write refreshes what it changed --------------------------------------------------------------------------
+
+
+async def test_after_a_merge_the_page_picker_has_the_merged_pages(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    """#14: the space's comments tab was loaded before a merge; back on it, `c` offered the pages of before."""
+    record = cr_of(state, OPEN)  # creates "Windows" in Getting Started
+    start = lambda: SpaceScreen(services, record["space"], title="Getting Started")  # noqa: E731
+    async with open_app(start, size=(100, 30)) as (app, pilot):
+        space = app.screen
+        await press(pilot, "5")
+        await app.push_screen(cr_screen(services, state, OPEN)())
+        await settle(pilot)
+        await pilot.press("m")
+        await pilot.pause()
+        await press(pilot, "y")
+        assert record["status"] == "merged"
+        await press(pilot, "escape")
+        assert app.screen is space and space.tabs.active == "tab-comments"
+        await pilot.press("c")
+        await pilot.pause()
+        picker = app.screen
+        assert isinstance(picker, PagePickerModal)
+        assert "Windows" in [choice.title for choice in picker.choices]
+
+
+async def test_a_comment_posted_on_a_change_request_updates_its_count(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    """#14: after a comment was posted, the change request still said "1 open comment"."""
+    async with open_app(cr_screen(services, state, OPEN), size=(100, 30)) as (app, pilot):
+        screen = app.screen
+        assert isinstance(screen, ChangeRequestScreen)
+        assert "· 1 open comment" in str(screen.query_one("#overview-meta", Static).render())
+        await press(pilot, "3")
+        await pilot.press("c")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, PagePickerModal)
+        await pilot.press("enter")  # the whole change request
+        for _ in range(3):
+            await pilot.pause()
+        await pilot.press(*"Ready", "ctrl+s")
+        await settle(pilot)
+        assert app.screen is screen and any(c["body"] == "Ready" for c in state.comments.values())
+        assert "· 2 open comments" in str(screen.query_one("#overview-meta", Static).render())
+
+
+# --- 18: rendering at 80x24 and 120x40 ------------------------------------------------------------------------------
+
+
+def drawn_lines(app: FolioApp) -> list[Any]:
+    return list(app.screen._compositor.render_strips())
+
+
+def per_character(text: str) -> int:
+    """The width a terminal that measures character by character gives ``text`` (a variation selector: none)."""
+    return sum(get_character_cell_size(char) for char in text)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_heart_reaction_keeps_its_line_inside_its_box(
+    services: Services, state: SandboxState, open_app: Any, size: tuple[int, int]
+) -> None:
+    """#18: `❤️` (a one-cell heart made two cells wide by a variation selector) was drawn two cells wide by Folio and
+    one by many terminals: the rest of its line moved, and the box's right border was drawn outside the box."""
+    canary = cr_of(state, MERGED)
+    record = next(
+        c for c in state.comments.values() if c.get("changeRequest") == canary["id"] and "canary" in c["body"]
+    )
+    assert any(r["emoji"] == "\u2764\ufe0f" for r in record["reactions"])
+    start = lambda: ThreadScreen(  # noqa: E731
+        services, record["space"], record["id"], change_request=canary["id"], trail=("User Guide",)
+    )
+    async with open_app(start, size=size) as (app, pilot):
+        lines = [strip for strip in drawn_lines(app) if "Reactions:" in strip.text]
+        assert lines, "no reaction line drawn"
+        for strip in lines:
+            assert per_character(strip.text) == strip.cell_length == size[0], strip.text
+        await app.push_screen(cr_screen(services, state, MERGED)())
+        await settle(pilot)
+        await press(pilot, "3")
+        rows = [strip for strip in drawn_lines(app) if "\u2764" in strip.text]
+        assert rows, "no heart in the comments list"
+        assert all(per_character(strip.text) == strip.cell_length for strip in rows)
+
+
+async def test_a_comment_on_a_block_is_not_titled_by_its_node_id(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    """#18: a block whose words are not in its page was titled `Block 5DWp4n4L8VNH`."""
+    handbook = next(s for s in state.spaces.values() if s["title"] == "Admin Handbook")
+    node = next(
+        c["target"]["node"]["id"]
+        for c in state.comments.values()
+        if c["space"] == handbook["id"] and "node" in c["target"]
+    )
+    start = lambda: SpaceScreen(services, handbook["id"], title="Admin Handbook")  # noqa: E731
+    async with open_app(start, size=(100, 30)) as (app, pilot):
+        await press(pilot, "5", "f")  # the resolved comments: the one on a block
+        panel = app.screen.query_one(CommentsPanel)
+        labels = [str(row.cells[0]) for row in panel.browser.list.visible_rows]
+        assert "\u00b6 A block of this page" in labels
+        assert not any(node in label for label in labels), labels

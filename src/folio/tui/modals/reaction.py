@@ -1,10 +1,12 @@
-"""Pick an emoji reaction with one key: ``1``-``6`` for the common ones (or the ones given), esc cancels."""
+"""Pick an emoji reaction with one key: ``1``-``6`` for the common ones (or the ones given), esc cancels; and
+:func:`shown`, how a reaction is drawn wherever one is shown (the same width for Textual and every terminal)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -15,9 +17,30 @@ from textual.widgets import Button, Static
 from folio.services.comments import COMMON_REACTIONS
 from folio.tui.safe import safe
 
-__all__ = ["COMMON_REACTIONS", "ReactionModal"]
+__all__ = ["COMMON_REACTIONS", "ReactionModal", "shown"]
 
 MAX_CHOICES = 9
+SELECTORS = ("\ufe0e", "\ufe0f")
+"""The text and emoji variation selectors."""
+ZWJ = "\u200d"
+
+
+def shown(text: str) -> str:
+    """``text`` with the variation selectors that change a character's width left out (``❤️`` -> ``❤``).
+
+    A selector that turns a one-cell character into a two-cell emoji is counted by Textual (two cells) and ignored by
+    many terminals (one): the rest of the line then moves a cell, and a box's right border is drawn outside it. The
+    character alone is one cell for both. A selector inside a joined sequence (before a ZWJ) stays.
+    """
+    if not any(selector in text for selector in SELECTORS):
+        return text
+    out: list[str] = []
+    for index, char in enumerate(text):
+        following = text[index + 1 : index + 2]
+        if char in SELECTORS and out and following != ZWJ and cell_len(out[-1] + char) != cell_len(out[-1]):
+            continue
+        out.append(char)
+    return "".join(out)
 
 
 class ReactionModal(ModalScreen[str | None]):
@@ -59,7 +82,7 @@ class ReactionModal(ModalScreen[str | None]):
             yield Static(Content(self.title_text), classes="reaction--title")
             with Horizontal():
                 for n, emoji in enumerate(self.choices, 1):
-                    yield Button(Content(f"{n} ") + safe(emoji, limit=8), id=f"reaction-{n}")
+                    yield Button(Content(f"{n} ") + safe(shown(emoji), limit=8), id=f"reaction-{n}")
             yield Static(Content(f"Press 1-{len(self.choices)} to pick, esc to cancel."), classes="reaction--help")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

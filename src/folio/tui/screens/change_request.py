@@ -93,6 +93,7 @@ class ChangeRequestScreen(FolioScreen):
         self.cr: ChangeRequest | None = None
         self.overview: Overview | None = None
         self.review_draft = ""
+        self._seen = self._versions()
         self._arriving: HoldsFocus | None = None
         """The pane of the tab just switched to, until the focus is in it (the keys typed meanwhile are its)."""
         self.failed: Content | None = None
@@ -152,6 +153,7 @@ class ChangeRequestScreen(FolioScreen):
         """Read the change request with its reviewers and change list, then its pages (what was shown stays
         when that fails)."""
         overview_widget, pages = self.query_one(ChangeOverview), self.changes.pages
+        self._seen = self._versions()  # a write after this is what a later look at the topics reloads for
         first = self.overview is None
         overview_widget.loading = first
         pages.set_loading(True)
@@ -201,6 +203,23 @@ class ChangeRequestScreen(FolioScreen):
         await self.query_one("#comments", TabPane).mount(panel)
         if waiting or self.tabs.active == "comments":
             self._focus_tab("comments")
+
+    # -- what writes elsewhere changed -----------------------------------------------------------------------------
+
+    def _versions(self) -> tuple[int, ...]:
+        """Where the writes to this space's change requests and comments are at (``services.changes``)."""
+        changes = self.services.changes
+        return tuple(changes.version((topic, self.space_id)) for topic in ("change-requests", "comments"))
+
+    def _reload_if_written(self) -> None:
+        if self._versions() != self._seen:
+            self.load()
+
+    def on_screen_resume(self) -> None:
+        self._reload_if_written()  # back from a thread where a reply or a resolve changed the counts
+
+    def on_comments_panel_counted(self) -> None:
+        self._reload_if_written()  # a comment posted or resolved on the comments tab: the overview counts it
 
     def action_refresh(self) -> None:
         self.load()

@@ -34,7 +34,7 @@ from folio.tui import styles_dir
 from folio.tui.errors import error_message, notify_error
 from folio.tui.fresh import cache_first
 from folio.tui.modals.confirm import ConfirmModal
-from folio.tui.modals.reaction import ReactionModal
+from folio.tui.modals.reaction import ReactionModal, shown
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
@@ -87,7 +87,7 @@ class Post(Vertical, can_focus=True):
         reactions = reactions_summary(item.reactions)
         mine = my_reactions(item, self.me)
         line = f"Reactions: {reactions}" + (f" (yours: {' '.join(mine)})" if mine else "") if reactions else ""
-        reactions_line = Static(safe(line, limit=200), classes="post--reactions")
+        reactions_line = Static(safe(shown(line), limit=200), classes="post--reactions")
         reactions_line.display = bool(line)
         yield reactions_line
 

@@ -1,33 +1,29 @@
-"""The Comments tab of a space or a change request: a widget other screens embed.
+"""The Comments tab of a space or a change request: a :class:`ResourcePanel` other screens embed.
 
 Comments are grouped by page, then by the block they target, one row each (first line of the body, author,
 age, replies, reactions, status). ``f`` cycles open / resolved / all (filtered here, no new request), enter
 opens the thread, ``c`` comments on a page picked from the content's pages (the cursor starts on the page of
-the highlighted row), ``x`` resolves or reopens, ``r`` reloads. Everything loads in workers of the widget, the
-first time the panel is shown (a tab never opened costs nothing).
+the highlighted row), ``x`` resolves (on a resolved comment: reopens), ``r`` reloads. It loads the first time it
+is shown (a tab never opened costs nothing), and again when it is back in view after a write changed its comments
+or its content's pages (``services.changes``: a reply in a thread, a merge).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
-from textual.screen import ModalScreen, Screen
-from textual.widget import Widget
-from textual.widgets import Static
 
 from folio.models.comment import Comment
 from folio.services.comments import (
     STATUSES,
     CommentList,
-    PageChoice,
     Queued,
     Status,
     age,
@@ -36,112 +32,111 @@ from folio.services.comments import (
     plain_markdown,
 )
 from folio.services.comments import reactions_summary as summary
-from folio.tui.errors import error_message, notify_error
-from folio.tui.fresh import cache_first
+from folio.tui.errors import notify_error
+from folio.tui.modals.page_picker import WHOLE, PagePickerModal
+from folio.tui.modals.reaction import shown
 from folio.tui.modals.text_entry import TextEntryModal
-from folio.tui.navigation import Open
+from folio.tui.navigation import Ids
 from folio.tui.safe import safe
 from folio.tui.screens.base import Item
-from folio.tui.widgets.resource_browser import ResourceBrowser
+from folio.tui.widgets.focus_hold import HoldsFocus
 from folio.tui.widgets.resource_list import Column, ResourceList, Row
+from folio.tui.widgets.resource_panel import ResourcePanel
 
 if TYPE_CHECKING:
     from folio.services import Services
 
-__all__ = ["CommentsPanel", "PagePickerModal"]
+__all__ = ["BlockHead", "CommentsPanel", "PageHead", "PagePickerModal"]
 
 COLUMNS = [
     Column("body", "Comment"),
-    Column("author", "Author", 16),
-    Column("age", "Age", 4, align="right"),
+    Column("author", "Author", 14),
+    Column("age", "Age", 10, align="right"),
     Column("replies", "Re", 3, align="right"),
     Column("reactions", "Reactions", 10),
     Column("status", "Status", 8),
 ]
-WHOLE = ""
-"""The page id of the picker's first row: the whole space or change request."""
+UNKNOWN_BLOCK = "¶ A block of this page"
+"""A commented block whose text is not (or no longer) in its page: said in words, never by its node id."""
+
+
+@dataclass(frozen=True)
+class PageHead:
+    """The row above a page's comments (``page_id`` :data:`WHOLE`: the whole space or change request)."""
+
+    page_id: str
+    title: str
+    count: int
+
+
+@dataclass(frozen=True)
+class BlockHead:
+    """The row above the comments on one block of a page: the block's first words when they are known."""
+
+    page_id: str
+    node_id: str
+    label: str
+
+
+Entry = PageHead | BlockHead | Comment
+"""One row of the panel."""
 
 
 def block_under(row: Row | None) -> str | None:
     """The block (node id) the highlighted row stands for: a block's header row, or a comment on a block."""
     if row is None:
         return None
-    if row.key.startswith("block:"):
-        return row.key.removeprefix("block:")
+    if isinstance(row.data, BlockHead):
+        return row.data.node_id
     if isinstance(row.data, Comment) and row.data.target.node is not None:
         return row.data.target.node.id
     return None
 
 
-class PagePickerModal(ModalScreen[PageChoice | None]):
-    """Pick the page a new comment goes on (or the whole space / change request); ``/`` filters."""
-
-    DEFAULT_CSS = """
-    PagePickerModal { align: center middle; }
-    PagePickerModal > Vertical { width: 70; max-width: 98%; height: 80%; border: thick $accent; padding: 0 1;
-                                 background: $surface; }
-    PagePickerModal .picker--title { text-style: bold; padding: 1 0 0 0; }
-    """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="page-picker.cancel", tooltip="Close without picking"),
-    ]
-
-    def __init__(self, pages: list[PageChoice], *, whole: str, current: str | None = None) -> None:
-        super().__init__()
-        self.choices = [PageChoice(WHOLE, whole), *pages]
-        self.current = current or WHOLE
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(
-                Content("Comment on which page? (enter picks, / filters, esc cancels)"), classes="picker--title"
-            )
-            yield ResourceBrowser([Column("page", "Page")], empty="This content has no pages.")
-
-    def on_mount(self) -> None:
-        browser = self.query_one(ResourceBrowser)
-        rows = [Row(p.id, [safe(p.title, limit=120)], indent=p.depth, data=p) for p in self.choices]
-        browser.set_rows(rows, keep=self.current)
-        browser.focus_list()
-
-    def on_resource_list_selected(self, event: ResourceList.Selected) -> None:
-        event.stop()
-        self.dismiss(event.row.data if isinstance(event.row.data, PageChoice) else None)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+def page_under(row: Row | None) -> str | None:
+    """The page the highlighted row belongs to (None: the whole content, or no row)."""
+    data = row.data if row is not None else None
+    if isinstance(data, Comment):
+        return data.page_id
+    if isinstance(data, PageHead | BlockHead):
+        return data.page_id or None
+    return None
 
 
-class CommentsPanel(Widget):
+def entries(listing: CommentList, status: Status) -> list[Entry]:
+    """The rows of ``listing`` shown for ``status``: each page's header, its blocks' headers, the comments."""
+    out: list[Entry] = []
+    for group in listing.groups(status):
+        out.append(PageHead(group.page_id or WHOLE, group.title, group.count))
+        for block in group.blocks:
+            if block.node_id is not None:
+                label = block.label if block.text else UNKNOWN_BLOCK
+                out.append(BlockHead(group.page_id or WHOLE, block.node_id, label))
+            out.extend(block.comments)
+    return out
+
+
+class CommentsPanel(HoldsFocus, ResourcePanel[Entry]):
     """``CommentsPanel(services, space_id, change_request=None)``: the comments of a space or a change
     request (its id or number). Posts :class:`CommentsPanel.Counted` after each load."""
 
-    DEFAULT_CSS = """
-    CommentsPanel { height: 1fr; }
-    CommentsPanel > #comments-summary { height: 1; color: $text-muted; padding: 0 1; }
-    """
+    COLUMNS = COLUMNS
+    NOUN = "comment"
+    FAILED = "Could not load the comments"
+    ROUTE = "thread"
+    LOAD_ON_SHOW = True
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "f",
-            "cycle_filter",
-            "Open/resolved/all",
-            id="comments.filter",
-            tooltip="Show open, resolved or all comments",
-        ),
+        Binding("f", "cycle_filter", "Open/resolved/all", id="comments.filter", tooltip="Show open, resolved or all"),
         Binding("c", "new_comment", "Comment", id="comments.new", tooltip="Comment on a page of this content"),
-        Binding(
-            "x",
-            "toggle_resolved",
-            "Resolve/reopen",
-            id="comments.resolve",
-            tooltip="Resolve the highlighted comment, or reopen it",
-        ),
+        # One key, two bindings: the footer says what x does to the highlighted comment (check_action hides one).
+        Binding("x", "resolve", "Resolve", id="comments.resolve", tooltip="Resolve the highlighted comment"),
+        Binding("x", "reopen", "Reopen", id="comments.reopen", tooltip="Reopen the highlighted resolved comment"),
         Binding("r", "reload", "Refresh", id="comments.refresh", tooltip="Load the comments again"),
     ]
 
     @dataclass
     class Counted(Message):
-        """The comments were (re)loaded: how many are open and resolved (for a tab's label)."""
+        """The comments were (re)loaded: how many are open and resolved (for a tab's label, a summary)."""
 
         panel: CommentsPanel
         open: int
@@ -160,185 +155,186 @@ class CommentsPanel(Widget):
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
-        super().__init__(id=id, classes=classes)
-        self.services = services
+        super().__init__(services, id=id, classes=classes)
         self.space_id = space_id
         self.change_request = change_request
         self.status: Status = "open"
         self.listing: CommentList | None = None
-        self._seen: int | None = None
-        """The version of this space's comments when a thread was opened from here (``services.changes``)."""
-        self._started = False
+        self._cursor_on: str | None = None
 
-    def compose(self) -> ComposeResult:
-        yield Static(id="comments-summary")
-        yield ResourceBrowser(COLUMNS, empty="Loading…", id="comments-list")
+    # -- what it shows -------------------------------------------------------------------------------------------
 
-    @property
-    def browser(self) -> ResourceBrowser:
-        return self.query_one("#comments-list", ResourceBrowser)
+    def held_list(self) -> ResourceList:
+        return self.browser.list
+
+    def topics(self) -> tuple[Hashable, ...]:
+        return (("comments", self.space_id), ("pages", self.space_id))
+
+    async def fetch(self) -> AsyncIterator[Sequence[Entry]]:
+        listing = await self.services.comments.load(self.space_id, change_request=self.change_request)
+        if self.listing is not None:  # the blocks' words found before stay until they are looked up again
+            listing.block_texts = {**self.listing.block_texts, **listing.block_texts}
+        self.listing = listing
+        self.browser.empty = self.empty_text()
+        yield entries(listing, self.status)
+
+    def row(self, entry: Entry) -> Row:
+        if isinstance(entry, PageHead):
+            title = safe(entry.title, limit=120).plain
+            return Row(f"page:{entry.page_id}", [f"{title} ({entry.count})"], style="bold", data=entry)
+        if isinstance(entry, BlockHead):
+            return Row(f"block:{entry.node_id}", [safe(entry.label, limit=120)], indent=1, style="italic", data=entry)
+        c = entry
+        author = c.posted_by.display_name or c.posted_by.id if c.posted_by else "—"
+        cells: list[Content | str] = [
+            safe(first_line(plain_markdown(c.text)) or "(no text)", limit=200),
+            safe(author, limit=60),
+            age(c.posted_at, self.services.comments.clock()),
+            str(c.replies) if c.replies else "",
+            safe(shown(summary(c.reactions)), limit=60),
+            "resolved" if c.resolved else safe(c.status, limit=20),
+        ]
+        depth = 2 if c.target.node is not None else 1
+        return Row(c.id, cells, indent=depth, style="dim" if c.resolved else "", data=c)
+
+    def opens(self, entry: Entry) -> tuple[Ids, str] | None:
+        if not isinstance(entry, Comment):
+            return None
+        ids = {"space_id": self.space_id, "comment_id": entry.id, "change_request": self.change_request}
+        return ids, first_line(plain_markdown(entry.text), 60) or "Comment"
+
+    def item_of(self, entry: Entry) -> Item | None:
+        if not isinstance(entry, Comment):
+            return None
+        return Item(entry.id, (entry.urls.app or entry.urls.location) if entry.urls else None, "comment")
+
+    def hint(self) -> str:
+        listing = self.listing
+        if listing is None:
+            return ""
+        shown_now, total = listing.count(self.status), listing.count("all")
+        return (
+            f"{listing.count('open')} open · {listing.count('resolved')} resolved · "
+            f"showing {self.status} ({shown_now} of {total}) · f changes"
+        )
+
+    def empty_text(self) -> str:
+        listing, where = self.listing, "change request" if self.change_request is not None else "space"
+        if listing is None or listing.count("all") == 0:
+            return f"No comments in this {where} yet. Press c to comment on a page."
+        return f"No {self.status} comments. Press f to show the others, c to comment."
 
     @property
     def highlighted(self) -> Comment | None:
-        row = self.browser.list.highlighted
-        return row.data if row is not None and isinstance(row.data, Comment) else None
+        current = self.current
+        return current if isinstance(current, Comment) else None
 
-    def current_item(self) -> Item | None:
-        """The highlighted comment, for the host screen's o / y / Y."""
-        comment = self.highlighted
-        if comment is None:
-            return None
-        return Item(comment.id, (comment.urls.app or comment.urls.location) if comment.urls else None, "comment")
-
-    def on_mount(self) -> None:
-        self.app.screen_change_signal.subscribe(self, self._screen_changed)
+    # -- loading -------------------------------------------------------------------------------------------------
 
     def on_show(self) -> None:
-        # Loaded when first shown, not when mounted: a host's tab that is never opened costs no request.
-        if not self._started:
-            self._started = True
-            self.load()
-        self.call_after_refresh(self._unhide_focus)
-
-    def _unhide_focus(self) -> None:
-        # The screen's first focus can land on the browser's hidden filter input; the list is what is meant.
         focused = self.screen.focused
-        if focused is None or (focused is self.browser.filter_box and not self.browser.has_class("-filtering")):
+        if focused is None or self not in focused.ancestors:
+            self.take_focus()  # the tab's keys are the list's from now, loaded or not
+
+    def reload(self, *, keep: str | None = None) -> None:
+        row = self.browser.list.highlighted if self.is_mounted else None
+        self._cursor_on = keep or (row.key if row is not None else None)
+        super().reload(keep=keep)
+
+    def loaded(self, items: list[Entry], *, complete: bool) -> None:
+        super().loaded(items, complete=complete)
+        listing = self.listing
+        if listing is None or self.failed is not None:
+            self.hand_over()
+            return
+        self.draw_hint()
+        lst = self.browser.list
+        if self._cursor_on is None or not lst.move_to(self._cursor_on):  # the first comment, not a page's name
+            first = next((r.key for r in lst.visible_rows if isinstance(r.data, Comment)), None)
+            if first is not None:
+                lst.move_to(first)
+        self.hand_over()
+        if self.screen.focused is None and self.display:
             self.browser.focus_list()
-
-    def _screen_changed(self, screen: Screen[object]) -> None:
-        """Back on the host screen from a thread opened here: reload if the thread wrote something."""
-        if screen is not self.screen or self._seen is None:
-            return
-        seen, self._seen = self._seen, None
-        if self.services.changes.version(("comments", self.space_id)) != seen:
-            self.load()
-
-    # -- loading -------------------------------------------------------------------------------------------
-
-    @work(exclusive=True, group="comments-panel-load", exit_on_error=False)
-    @cache_first
-    async def load(self) -> None:
-        """Read the comments and pages, show them, then look up the text of the commented blocks."""
-        comments = self.services.comments
-        self._started = True
-        self.browser.set_loading(True)
-        try:
-            listing = await comments.load(self.space_id, change_request=self.change_request)
-        except Exception as exc:
-            self.browser.set_error(error_message(exc, doing="Could not load the comments", hint="Press r to retry."))
-            return
-        self.listing = listing
-        self.browser.set_loading(False)
-        self._show()
-        self._unhide_focus()
         self.post_message(self.Counted(self, listing.count("open"), listing.count("resolved")))
+        if complete:
+            self._find_blocks(listing)
+
+    @work(exclusive=True, group="comments-panel-blocks", exit_on_error=False)
+    async def _find_blocks(self, listing: CommentList) -> None:
+        """The words of the commented blocks, looked up once the list is shown (a page read each)."""
         try:
-            listing.block_texts = await comments.block_texts(
+            found = await self.services.comments.block_texts(
                 self.space_id, listing.comments, change_request=self.change_request
             )
-        except Exception:  # the node ids stay shown: the list is already useful
+        except Exception:  # the blocks stay named in general words: the list is useful already
             return
-        if listing.block_texts:
+        if found and listing is self.listing:
+            listing.block_texts.update(found)
             self._show()
 
     def _show(self) -> None:
+        """Draw the loaded comments again (another filter, the blocks' words), the cursor kept where it can be."""
         listing = self.listing
         if listing is None:
             return
-        shown, total = listing.count(self.status), listing.count("all")
-        where = "change request" if self.change_request is not None else "space"
-        self.query_one("#comments-summary", Static).update(
-            Content(
-                f"{listing.count('open')} open · {listing.count('resolved')} resolved · "
-                f"showing {self.status} ({shown} of {total}) · f changes"
-            )
-        )
-        self.browser.empty = (
-            f"No comments in this {where} yet. Press c to comment on a page."
-            if total == 0
-            else f"No {self.status} comments. Press f to show the others, c to comment."
-        )
-        rows = self._rows(listing)
+        self.items = entries(listing, self.status)
+        self.browser.empty = self.empty_text()
+        rows = [self.row(entry) for entry in self.items]
         current = self.browser.list.highlighted
         keep = current.key if current is not None and any(r.key == current.key for r in rows) else None
         if keep is None:  # the highlighted comment is filtered out: the first comment shown
             keep = next((r.key for r in rows if isinstance(r.data, Comment)), None)
-        self.browser.set_rows(rows, keep=keep)
+        self.browser.set_rows(rows, keep=keep, staged=False)
+        self.draw_hint()
 
-    def _rows(self, listing: CommentList) -> list[Row]:
-        now = self.services.comments.clock()
-        rows: list[Row] = []
-        for group in listing.groups(self.status):
-            title = safe(group.title, limit=120).plain
-            rows.append(
-                Row(
-                    f"page:{group.page_id or WHOLE}",
-                    [f"{title} ({group.count})"],
-                    style="bold",
-                    data=group.page_id or WHOLE,
-                )
-            )
-            for block in group.blocks:
-                depth = 1
-                if block.node_id is not None:
-                    rows.append(
-                        Row(
-                            f"block:{block.node_id}",
-                            [safe(block.label, limit=120).plain],
-                            indent=1,
-                            style="italic",
-                            data=group.page_id or WHOLE,
-                        )
-                    )
-                    depth = 2
-                for c in block.comments:
-                    author = c.posted_by.display_name or c.posted_by.id if c.posted_by else "—"
-                    cells: list[Content | str] = [
-                        safe(first_line(plain_markdown(c.text)) or "(no text)", limit=200),
-                        safe(author, limit=60),
-                        age(c.posted_at, now),
-                        str(c.replies) if c.replies else "",
-                        safe(summary(c.reactions), limit=60),
-                        "resolved" if c.resolved else safe(c.status, limit=20),
-                    ]
-                    rows.append(Row(c.id, cells, indent=depth, style="dim" if c.resolved else "", data=c))
-        return rows
-
-    # -- opening -------------------------------------------------------------------------------------------
+    # -- opening -------------------------------------------------------------------------------------------------
 
     def on_resource_list_selected(self, event: ResourceList.Selected) -> None:
-        if not isinstance(event.row.data, Comment):
-            return
-        event.stop()
-        self._seen = self.services.changes.version(("comments", self.space_id))
-        ids = {"space_id": self.space_id, "comment_id": event.row.data.id, "change_request": self.change_request}
-        self.post_message(Open("thread", ids))
+        # Textual runs ResourcePanel's handler after this one (it opens a comment's thread) unless stopped here.
+        if not isinstance(event.row.data, Comment):  # a page's or a block's name opens nothing
+            event.stop()
+            event.prevent_default()
 
-    def on_resource_list_highlighted(self, event: ResourceList.Highlighted) -> None:
-        self.refresh_bindings()
+    # -- actions -------------------------------------------------------------------------------------------------
 
-    # -- actions -------------------------------------------------------------------------------------------
+    def why_not(self, action: str) -> str | None:
+        if action in ("resolve", "reopen"):
+            comment = self.highlighted
+            if comment is None:
+                return "No comment is selected: move to one (a page's name is not a comment)."
+            if not may(comment, "reply"):
+                return "You may not resolve or reopen this comment."
+        if action == "new_comment" and self.listing is None:
+            return "The comments are still loading." if self.failed is None else "The comments did not load: press r."
+        return None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "toggle_resolved":
-            comment = self.highlighted
-            return None if comment is None or not may(comment, "reply") else True
-        if action == "new_comment":
-            return None if self.listing is None else True
-        return True
+        comment = self.highlighted
+        if action in ("resolve", "reopen") and comment is not None and comment.resolved != (action == "reopen"):
+            return False  # the other meaning of x
+        return super().check_action(action, parameters)
 
     def action_reload(self) -> None:
-        self.load()
+        self.reload()
 
     def action_cycle_filter(self) -> None:
         self.status = STATUSES[(STATUSES.index(self.status) + 1) % len(STATUSES)]
         self._show()
 
-    def action_toggle_resolved(self) -> None:
-        comment = self.highlighted
-        if comment is not None:
-            self._set_resolved(comment, not comment.resolved)
+    def action_resolve(self) -> None:
+        if (comment := self.highlighted) is not None and not comment.resolved:
+            self._set_resolved(comment, True)
+
+    def action_reopen(self) -> None:
+        if (comment := self.highlighted) is not None and comment.resolved:
+            self._set_resolved(comment, False)
+
+    def _wrote(self, message: str) -> None:
+        """A write here is done: say so, and have every list of this space's comments load again."""
+        self.services.changes.bump(("comments", self.space_id))
+        self.notify(message, markup=False)
+        self.reload()
 
     @work(exclusive=True, group="comments-panel-resolve", exit_on_error=False)
     async def _set_resolved(self, comment: Comment, resolved: bool) -> None:
@@ -353,8 +349,7 @@ class CommentsPanel(Widget):
         if isinstance(result, Queued):
             self.notify(Queued.message, markup=False)
             return
-        self.notify(f"Comment {verb}{'d' if resolved else 'ed'}: {first_line(comment.text, 60)}", markup=False)
-        self.load()
+        self._wrote(f"Comment {verb}{'d' if resolved else 'ed'}: {first_line(comment.text, 60)}")
 
     def action_new_comment(self) -> None:
         if self.listing is not None:
@@ -363,9 +358,7 @@ class CommentsPanel(Widget):
     @work(exclusive=True, group="comments-panel-new", exit_on_error=False)
     async def _new_comment(self, listing: CommentList) -> None:
         row = self.browser.list.highlighted
-        current = row.data.page_id if row is not None and isinstance(row.data, Comment) else None
-        if row is not None and isinstance(row.data, str):
-            current = row.data or None
+        current = page_under(row)
         # On a block (its header row, or a comment on it) the new comment goes on that block; elsewhere the
         # user picks the page.
         node = block_under(row)
@@ -416,6 +409,5 @@ class CommentsPanel(Widget):
         if queued:
             self.notify(Queued.message, markup=False)
             return
-        self.notify(f"Comment posted on {title}", markup=False)
         self.status = "open" if self.status == "resolved" else self.status
-        self.load()
+        self._wrote(f"Comment posted on {title}")

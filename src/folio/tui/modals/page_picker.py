@@ -1,0 +1,64 @@
+"""Pick the page a new comment goes on, or the whole space / change request (the first row); ``/`` filters.
+
+page = await app.push_screen_wait(PagePickerModal(listing.pages, whole="The whole space", current=page_id))
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from folio.services.comments import PageChoice
+from folio.tui.safe import safe
+from folio.tui.widgets.resource_browser import ResourceBrowser
+from folio.tui.widgets.resource_list import Column, ResourceList, Row
+
+__all__ = ["WHOLE", "PagePickerModal"]
+
+WHOLE = ""
+"""The page id of the picker's first row: the whole space or change request."""
+
+
+class PagePickerModal(ModalScreen[PageChoice | None]):
+    """Pick the page a new comment goes on (or the whole space / change request); ``/`` filters."""
+
+    DEFAULT_CSS = """
+    PagePickerModal { align: center middle; }
+    PagePickerModal > Vertical { width: 70; max-width: 98%; height: 80%; border: thick $accent; padding: 0 1;
+                                 background: $surface; }
+    PagePickerModal .picker--title { text-style: bold; padding: 1 0 0 0; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="page-picker.cancel", tooltip="Close without picking"),
+    ]
+
+    def __init__(self, pages: list[PageChoice], *, whole: str, current: str | None = None) -> None:
+        super().__init__()
+        self.choices = [PageChoice(WHOLE, whole), *pages]
+        self.current = current or WHOLE
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(
+                Content("Comment on which page? (enter picks, / filters, esc cancels)"), classes="picker--title"
+            )
+            yield ResourceBrowser([Column("page", "Page")], empty="This content has no pages.")
+
+    def on_mount(self) -> None:
+        browser = self.query_one(ResourceBrowser)
+        rows = [Row(p.id, [safe(p.title, limit=120)], indent=p.depth, data=p) for p in self.choices]
+        browser.set_rows(rows, keep=self.current)
+        browser.focus_list()
+
+    def on_resource_list_selected(self, event: ResourceList.Selected) -> None:
+        event.stop()
+        self.dismiss(event.row.data if isinstance(event.row.data, PageChoice) else None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
