@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from folio.models.common import User
     from folio.services.access import AccessService
     from folio.services.authoring import AuthoringService
+    from folio.services.collections import CollectionsService
     from folio.services.comments import CommentService
     from folio.services.conversations import ConversationsService
     from folio.services.local import Local
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from folio.services.search import SearchService
     from folio.services.sites import SiteService
     from folio.services.space import SpaceService
+    from folio.services.space_admin import SpaceAdminService
     from folio.services.structure import StructureService
     from folio.services.translations import TranslationService
     from folio.services.trash import TrashService
@@ -70,6 +72,20 @@ class Services:
         from folio.services.space import SpaceService
 
         return SpaceService(self.client)
+
+    @cached_property
+    def collections(self) -> CollectionsService:
+        """Creating, changing, moving and transferring collections; moving spaces."""
+        from folio.services.collections import CollectionsService
+
+        return CollectionsService(self.client, self)
+
+    @cached_property
+    def space_admin(self) -> SpaceAdminService:
+        """Changes to a space (fields, edit mode, duplicate, transfer, delete) and the space screen's extra reads."""
+        from folio.services.space_admin import SpaceAdminService
+
+        return SpaceAdminService(self.client, self)
 
     @cached_property
     def review(self) -> ReviewService:
