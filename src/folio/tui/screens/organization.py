@@ -1,7 +1,7 @@
 """One organization: its collections as a tree, its spaces, its change request inbox and its sites, in tabs.
 
-Keys 1 to 4 switch tabs; enter opens the space or change request under the cursor (the space and change request
-screens are imported when first opened); in the inbox, s / a / m / u change the filter; r reloads every tab.
+Keys 1 to 4 switch tabs; enter opens the space or change request under the cursor; in the inbox, s / a / m / u
+change the filter; r reloads every tab; n e D t d l and the tree's grab change content (``organization_content``).
 
 A screen visited before opens from the cache at once, so its first frame must be cheap: only the tab shown (the
 first, or the one a restored session names) is composed, and the screen's first frame waits for that tab's paint
@@ -30,6 +30,7 @@ from folio.tui.fresh import cache_first, connection_of, is_cached_only, reads_ca
 from folio.tui.navigation import Open
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.screens.organization_content import ContentActions
 from folio.tui.widgets.change_request_inbox import ChangeRequestInbox
 from folio.tui.widgets.collections_tree import CollectionsTree, visibility_words
 from folio.tui.widgets.resource_browser import ResourceBrowser
@@ -79,7 +80,7 @@ def _tab_binding(key: str, tab: str, label: str) -> Binding:
     )
 
 
-class OrganizationScreen(FolioScreen):
+class OrganizationScreen(ContentActions, FolioScreen):
     """The organization ``org_id``; ``title`` names it in the trail until it is loaded."""
 
     ROUTE: ClassVar[str | None] = "organization"
