@@ -27,7 +27,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Input, Label, OptionList, SelectionList, Static
+from textual.widgets import Input, Label, OptionList, Select, SelectionList, Static
 from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from folio.models.space import SpaceSummary
     from folio.services.sites import SiteService
 
-__all__ = ["ChoiceModal", "CreateSiteModal", "TypedConfirmModal", "plain_fields", "shown_plainly"]
+__all__ = ["ChoiceModal", "CreateSiteModal", "TypedConfirmModal", "plain_fields", "shown_plainly", "untouched"]
 
 _MARKS = {"\x7f": "\u2421"}
 
@@ -78,6 +78,13 @@ def plain_fields(screen: Widget) -> None:
         field.highlighter = shown_plainly
 
 
+def untouched(form: FormModal[Any]) -> None:
+    """A form's drop-downs say they changed as they are first drawn: that is not the user typing, so no
+    problem shows until the user does something (call after the form's first refresh)."""
+    form.touched = False
+    form.show_problems({})
+
+
 _CANCEL = Binding("escape", "cancel", "Cancel", id="site-form.cancel", tooltip="Close without changing anything")
 
 _CSS = """
@@ -97,11 +104,14 @@ class CreateSiteModal(FormModal[Site]):
     """A new site of ``org_id``: the modal loads the organization's spaces, checks the title as it is typed,
     and creates the site; it closes with the site, or with None when cancelled (what was typed is kept)."""
 
+    # One line a field, so the buttons stay in the dialog at 24 rows.
     DEFAULT_CSS = """
+    CreateSiteModal > Vertical .form--row { margin-top: 0; }
+    CreateSiteModal > Vertical .form--fields { max-height: 60vh; }
     CreateSiteModal #field-visibility { layout: horizontal; height: 1; }
     CreateSiteModal #field-visibility > RadioButton { width: auto; margin-right: 1; }
-    CreateSiteModal #field-type { width: 24; }
-    CreateSiteModal #field-spaces { height: auto; max-height: 8; width: 1fr; }
+    CreateSiteModal .form--row > #field-type { width: 24; }
+    CreateSiteModal #field-spaces { height: auto; max-height: 6; width: 1fr; }
     """
     TITLE = "Create a site"
     INTRO = "It is created unpublished. ctrl+s creates it."
@@ -124,17 +134,23 @@ class CreateSiteModal(FormModal[Site]):
         )
 
     def _row(self, field: Field) -> Widget:
-        if field.name != "spaces":
+        widget: Widget
+        if field.name == "spaces":
+            widget = SelectionList[str](id="field-spaces", compact=True)
+        elif field.name == "type":
+            options = [(safe(label, limit=60), kind) for label, kind in field.choices]
+            widget = Select(options, value=self.initial["type"], allow_blank=False, id="field-type", compact=True)
+        else:
             return super()._row(field)
         label = Label(Content(field.label), classes="form--label")
-        row = Horizontal(label, SelectionList[str](id="field-spaces", compact=True), classes="form--row")
-        row.id = "row-spaces"
-        row.tooltip = field.hint
+        row = Horizontal(label, widget, classes="form--row", id=f"row-{field.name}")
+        row.tooltip = field.hint or None
         return row
 
     def on_mount(self) -> None:
         super().on_mount()
         plain_fields(self)
+        self.call_after_refresh(untouched, self)
         self.load_spaces()
 
     @work(exclusive=True, group="site-form-spaces", exit_on_error=False)

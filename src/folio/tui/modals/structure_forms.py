@@ -26,7 +26,7 @@ from textual.widgets.select import InvalidSelectValueError
 
 from folio.services.conditions import problem as condition_problem
 from folio.tui.modals.form import NOT_CHECKED, Field, FormModal
-from folio.tui.modals.site_forms import plain_fields
+from folio.tui.modals.site_forms import plain_fields, untouched
 from folio.tui.safe import safe
 from folio.tui.widgets.condition_picker import ConditionPicker, Load
 
@@ -53,7 +53,10 @@ CHECKS = {
 }
 NULLABLE = ("icon", "description", "condition")
 Check = Callable[[str, dict[str, Any]], dict[str, str]]
+# One line a field (three for a condition with its templates), so the buttons stay in the dialog at 24 rows.
 _CSS = """
+{name} > Vertical .form--row {{ margin-top: 0; }}
+{name} > Vertical .form--fields {{ max-height: 60vh; }}
 {name} .form--row > ConditionPicker {{ width: 1fr; }}
 {name} .form--row > SelectionList {{ height: 6; width: 1fr; }}
 """
@@ -117,6 +120,10 @@ class EditNodeModal(FormModal[dict[str, Any]]):
         )
 
     def _row(self, field: Field) -> Widget:
+        if field.kind == "check":
+            box = Checkbox(safe(field.hint, limit=80), bool(self.initial.get(field.name)), compact=True)
+            box.id = f"field-{field.name}"
+            return _row(field.name, box)
         if field.name != "condition":
             return super()._row(field)
         text = str(self.initial.get("condition") or "")
@@ -246,6 +253,7 @@ class NewNodeModal(FormModal[str]):
         super().on_mount()
         plain_fields(self)
         self._show()
+        self.call_after_refresh(untouched, self)
 
     @on(Select.Changed, "#field-kind")
     def _kind_changed(self, event: Select.Changed) -> None:
