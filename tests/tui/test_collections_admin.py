@@ -311,9 +311,7 @@ async def test_out_of_and_into_collections_with_the_angle_keys(
         assert indented(tree)[0] == "▾ Product"
 
 
-async def test_esc_puts_the_row_back_and_sends_nothing(
-    open_app: Any, org_screen: Any, state: SandboxState
-) -> None:
+async def test_esc_puts_the_row_back_and_sends_nothing(open_app: Any, org_screen: Any, state: SandboxState) -> None:
     async with open_app(org_screen) as (app, pilot):
         tree = tree_of(pilot)
         await go_to(pilot, "Getting Started")
@@ -326,9 +324,7 @@ async def test_esc_puts_the_row_back_and_sends_nothing(
         assert "space “Getting Started” is back where it was." in status(tree)
 
 
-async def test_a_refused_move_is_put_back_and_says_why(
-    open_app: Any, org_screen: Any, state: SandboxState
-) -> None:
+async def test_a_refused_move_is_put_back_and_says_why(open_app: Any, org_screen: Any, state: SandboxState) -> None:
     guides = collection_named(state, "Guides")
     assert guides is not None
     async with open_app(org_screen) as (_app, pilot):

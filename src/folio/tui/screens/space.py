@@ -1,7 +1,9 @@
-"""One space, in tabs: its pages (the tree and the page shown), files, links (broken ones marked), change
-requests and comments. A line under the header says how the space is set up (visibility, edit mode, language,
-open change requests and comments). Each list loads in a worker of its own the first time its tab is shown;
-``r`` reloads the space and the tab in front."""
+"""One space, in tabs: its pages (the tree and the page shown; ``l`` lists a page's links), files (with where the
+one under the cursor is used), links (broken ones marked), change requests, comments and the current revision
+(compared with a change request's content). A line under the header says how the space is set up (visibility,
+edit mode, Git sync, language, open change requests and comments). Each list loads in a worker of its own the
+first time its tab is shown; ``r`` reloads the space and the tab in front. The space is changed from here: ``e``
+edit, ``L`` lock or unlock, ``d`` duplicate, ``t`` transfer, ``D`` delete (``folio.tui.modals.content_actions``)."""
 
 from __future__ import annotations
 
@@ -15,17 +17,12 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
 
-from folio.services.space import (
-    FileEntry,
-    LinksReport,
-    PageEntry,
-    SpaceService,
-    space_facts,
-    space_label,
-)
+from folio.services.space import FileEntry, LinksReport, PageEntry, SpaceService, space_label
+from folio.services.space_admin import space_header
 from folio.tui import styles_dir
 from folio.tui.errors import error_message, notify_error
 from folio.tui.fresh import cache_first
+from folio.tui.modals import content_actions as flows
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.page_tree import PageTree
@@ -33,6 +30,7 @@ from folio.tui.widgets.page_view import PageView
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import ResourceList, Row
 from folio.tui.widgets.resource_panel import ResourcePanel
+from folio.tui.widgets.space_extras import FileDetail, PageLinksModal, RevisionPanel
 from folio.tui.widgets.space_panels import ChangeRequestsPanel, FilesPanel, LinksPanel
 
 if TYPE_CHECKING:
@@ -41,7 +39,8 @@ if TYPE_CHECKING:
 
 __all__ = ["SpaceScreen"]
 
-TABS = ("tab-pages", "tab-files", "tab-links", "tab-crs", "tab-comments")
+TABS = ("tab-pages", "tab-files", "tab-links", "tab-crs", "tab-comments", "tab-revision")
+SPACE_ACTIONS = ("edit_space", "lock_space", "duplicate_space", "transfer_space", "delete_space")
 NARROW = 70
 """Below this many columns the page tree sits above the page instead of beside it."""
 
@@ -63,8 +62,20 @@ class SpaceScreen(FolioScreen):
         _tab_binding("3", "tab-links", "Links", "Show the links of the space's pages"),
         _tab_binding("4", "tab-crs", "Change requests", "Show the space's change requests"),
         _tab_binding("5", "tab-comments", "Comments", "Show the space's comments"),
+        _tab_binding("6", "tab-revision", "Revision", "Show the current revision; compare it with a change request"),
         Binding("space", "show_page", "Show page", show=False, id="space.show-page",
                 tooltip="Show the page under the cursor"),
+        Binding("l", "page_links", "Page links", show=False, id="space.page-links",
+                tooltip="The links of the page under the cursor, broken ones marked"),
+        Binding("e", "edit_space", "Edit", id="space.edit",
+                tooltip="Edit the title, emoji, default role, language and merge rules"),
+        Binding("L", "lock_space", "Lock", id="space.lock", tooltip="Lock every edit, or unlock (live editing)"),
+        Binding("d", "duplicate_space", "Duplicate", show=False, id="space.duplicate",
+                tooltip="Duplicate the space (the copy opens)"),
+        Binding("t", "transfer_space", "Transfer", show=False, id="space.transfer",
+                tooltip="Transfer it to another organization and/or collection"),
+        Binding("D", "delete_space", "Delete", show=False, id="space.delete",
+                tooltip="Delete the space (type its title; restorable for 7 days)"),
     ]  # fmt: skip
 
     def __init__(
@@ -88,12 +99,15 @@ class SpaceScreen(FolioScreen):
                 yield PageView(id="space-page")
             with TabPane("2 Files", id="tab-files"):
                 yield FilesPanel(self.services, self.space_id, id="space-files")
+                yield FileDetail(self.services, self.space_id, id="space-file-detail")
             with TabPane("3 Links", id="tab-links"):
                 yield LinksPanel(self.services, self.space_id, self._known, id="space-links")
             with TabPane("4 Change requests", id="tab-crs"):
                 yield ChangeRequestsPanel(self.services, self.space_id, id="space-crs")
             with TabPane("5 Comments", id="tab-comments"):
                 yield self._comments_panel()
+            with TabPane("6 Revision", id="tab-revision"):
+                yield RevisionPanel(self.services, self.space_id, id="space-revision")
         yield Footer()
 
     def _comments_panel(self) -> Widget:
@@ -150,6 +164,10 @@ class SpaceScreen(FolioScreen):
             self.load_pages()
         elif tab in ("tab-files", "tab-links", "tab-crs") and again:
             self.panel(tab.removeprefix("tab-")).reload_if_started()
+        elif tab == "tab-revision" and again:
+            self.query_one(RevisionPanel).reload()
+        elif tab == "tab-files" and again:
+            self.query_one(FileDetail).forget()
         elif tab == "tab-comments" and again:  # the panel loads itself when it mounts
             panel = self._comments()
             reload = getattr(panel, "action_reload", None) or getattr(panel, "load", None)
@@ -193,7 +211,7 @@ class SpaceScreen(FolioScreen):
             return
         self.space = space
         facts.remove_class("-error")
-        facts.update(safe(space_facts(space), limit=300))
+        facts.update(safe(space_header(space), limit=300))
         label = space_label(space)
         self.set_crumb(label)
         self.remember("space", {"space_id": self.space_id}, label)
@@ -247,6 +265,10 @@ class SpaceScreen(FolioScreen):
             item = self.panel(tab.removeprefix("tab-")).current_item()
             if item is not None:
                 return item
+        elif tab == "tab-revision":
+            revision = self.query_one(RevisionPanel).facts
+            if revision is not None:
+                return Item(revision.id, revision.url, "revision")
         elif tab == "tab-comments":
             current = getattr(self._comments(), "current_item", None)
             item = current() if callable(current) else None
@@ -261,9 +283,75 @@ class SpaceScreen(FolioScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         tabs = self.query("#space-tabs")  # asked before mount and while the screen goes away too
         tab = tabs.first(TabbedContent).active if tabs else ""
-        if action == "show_page":
+        if action in ("show_page", "page_links"):
             return tab == "tab-pages"
+        if action in SPACE_ACTIONS:
+            return None if self.why_not(action) else True
         return True
+
+    def why_not(self, action: str) -> str | None:
+        space = self.space
+        if action not in SPACE_ACTIONS:
+            return None
+        if space is None:
+            return "The space is not loaded yet."
+        if space.deleted:
+            return "The space is deleted: restore it first."
+        admin = space.permissions is None or space.permissions.admin
+        if action != "duplicate_space" and not admin:
+            return "It takes the admin role on the space."
+        return None
+
+    # -- changes to the space -------------------------------------------------------------------------------------
+
+    def _change(self, flow: Any, after: Any = None) -> None:
+        async def run() -> None:
+            result = await flow(self, self.services, self.space_id)
+            if result is not None:
+                (after or (lambda _: self.load_space()))(result)
+
+        self.run_worker(run(), group="space-change", exit_on_error=False)
+
+    def action_edit_space(self) -> None:
+        self._change(flows.edit_space)
+
+    def action_lock_space(self) -> None:
+        self._change(flows.toggle_lock)
+
+    def action_duplicate_space(self) -> None:
+        self._change(flows.duplicate_space, lambda _: None)  # the copy opens
+
+    def action_transfer_space(self) -> None:
+        self._change(flows.transfer_space)
+
+    def action_delete_space(self) -> None:
+        self._change(flows.delete_space, self._deleted)
+
+    def _deleted(self, space: object) -> None:
+        """The space is deleted: back to where it was opened from (its facts say so if this is the first screen)."""
+        self.load_space()
+        self.action_back()
+
+    def action_page_links(self) -> None:
+        entry = self.page_tree.entry
+        if entry is not None:
+            self._page_links(entry)
+
+    @work(exclusive=True, group="space-page-links", exit_on_error=False)
+    async def _page_links(self, entry: PageEntry) -> None:
+        try:
+            report = await self.services.space_admin.page_links(
+                self.space_id, entry.page.id, pages=self.pages, files=self.files
+            )
+        except Exception as exc:
+            notify_error(self, exc, doing="Could not read the page's links")
+            return
+        await self.app.push_screen_wait(PageLinksModal(entry, report))
+
+    def on_resource_list_highlighted(self, event: ResourceList.Highlighted) -> None:
+        if event.resource_list is self.browser("files").list:
+            data = event.row.data if event.row is not None else None
+            self.query_one(FileDetail).show_file(data if isinstance(data, FileEntry) else None)
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         if event.tabbed_content is not self.tabs:
@@ -279,6 +367,8 @@ class SpaceScreen(FolioScreen):
             self.page_tree.focus_list()
         elif tab in ("tab-files", "tab-links", "tab-crs"):
             self.browser(tab.removeprefix("tab-")).focus_list()
+        elif tab == "tab-revision":
+            self.query_one(RevisionPanel).focus_current()
         else:
             pane = self.tabs.get_pane(tab)
             target = next((w for w in self.focus_chain if pane in w.ancestors), None)
