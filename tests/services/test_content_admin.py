@@ -220,6 +220,11 @@ def test_space_limits_and_changes() -> None:
     assert merge_mode(ruled) == ("rules", ["u2"])
     assert space_changes(ruled, {"merge": "inherit"}) == {"merge_rules": {"type": "inherit"}}
     assert space_changes(ruled, {"merge": "rules", "reviewers": ["u2"]}) == {}
+    bypass = {"rule": "allow_bypass", "users": ["u9"]}
+    mixed = space(mergeRules={"type": "rules", "rules": [bypass, {"rule": "require_specific_reviewers", "users": []}]})
+    assert space_changes(mixed, {"merge": "rules", "reviewers": ["u1"]}) == {
+        "merge_rules": {"type": "rules", "rules": [bypass, {"rule": "require_specific_reviewers", "users": ["u1"]}]}
+    }
 
 
 def test_the_header_puts_the_git_sync_before_the_language() -> None:

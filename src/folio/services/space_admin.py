@@ -105,7 +105,13 @@ def space_changes(space: Space, values: Mapping[str, Any]) -> dict[str, Any]:
         if wanted == "inherit" and mode != "inherit":
             out["merge_rules"] = {"type": "inherit"}
         elif wanted == "rules" and (mode != "rules" or sorted(picked) != sorted(reviewers)):
-            out["merge_rules"] = {"type": "rules", "rules": [{"rule": REVIEWER_RULE, "users": picked}]}
+            # The space's other rules (bypass, custom...) stay as they are; only the reviewers are replaced.
+            kept = [
+                rule.model_dump(mode="json", by_alias=True, exclude_none=True)
+                for rule in (space.merge_rules.rules if space.merge_rules and mode == "rules" else [])
+                if rule.rule != REVIEWER_RULE
+            ]
+            out["merge_rules"] = {"type": "rules", "rules": [*kept, {"rule": REVIEWER_RULE, "users": picked}]}
     return out
 
 

@@ -23,7 +23,7 @@ from textual.widgets.selection_list import Selection
 from folio.models.space import KNOWN_LANGUAGES
 from folio.services.collections import DEFAULT_LEVELS, check_collection
 from folio.services.people_plan import member_name
-from folio.services.space_admin import check_space, merge_mode, space_changes
+from folio.services.space_admin import REVIEWER_RULE, check_space, merge_mode, space_changes
 from folio.tui.errors import error_message
 from folio.tui.modals.form import Field, FormModal
 from folio.tui.safe import safe
@@ -217,7 +217,11 @@ class EditSpaceModal(FormModal["Space | Unchanged"]):
         self.live_check()
 
     def check(self, values: Mapping[str, Any]) -> dict[str, str]:
-        return check_space(values)
+        problems = check_space(values)
+        rules = self.space.merge_rules.rules if self.space.merge_rules else []
+        if any(rule.rule != REVIEWER_RULE for rule in rules):  # its other rules stay: no reviewer is fine
+            problems.pop("reviewers", None)
+        return problems
 
     async def submit(self, values: Mapping[str, Any]) -> Space | Unchanged:
         changes = space_changes(self.space, values)
