@@ -20,7 +20,11 @@ def action_name(action: str) -> str:
 
 
 class Explains(DOMNode):
-    """Greys out, and explains, the actions :meth:`why_not` gives a reason for."""
+    """Greys out, and explains, the actions :meth:`why_not` gives a reason for.
+
+    Mix it in *after* the widget class (``class Panel(Vertical, Explains)``): Textual finds a widget's CSS type
+    names by following the first base only, so a first base of ``Explains`` would hide ``Vertical`` or ``Screen``
+    from the stylesheets."""
 
     def why_not(self, action: str) -> str | None:
         """Why ``action`` (its name, no parameters) cannot act now, in a sentence; None: it can."""

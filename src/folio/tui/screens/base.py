@@ -41,7 +41,7 @@ class Item:
     kind: str = "item"
 
 
-class FolioScreen(Explains, Screen[None]):
+class FolioScreen(Screen[None], Explains):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="screen.back", tooltip="Back to the screen before"),
         Binding(

@@ -49,7 +49,7 @@ __all__ = ["ResourcePanel"]
 T = TypeVar("T")
 
 
-class ResourcePanel(Explains, Vertical, Generic[T]):
+class ResourcePanel(Vertical, Explains, Generic[T]):
     """A list of one resource, loaded through a service. Subclasses set the class variables and override
     :meth:`fetch` and :meth:`row`; :meth:`opens`, :meth:`item_of`, :meth:`hint` and :meth:`why_not` as needed."""
 

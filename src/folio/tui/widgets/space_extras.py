@@ -103,7 +103,7 @@ class FileDetail(Static):
 CHANGE_COLUMNS = (Column("kind", "Change", 10), Column("title", "Page"))
 
 
-class RevisionPanel(Explains, Vertical):
+class RevisionPanel(Vertical, Explains):
     """The space's current revision: facts, pages (enter or the cursor shows one), and ``c`` to compare it with a
     change request's content (``p`` shows the revision's pages again)."""
 
