@@ -639,6 +639,8 @@ async def test_make_a_site_space_the_default_and_hide_another(
         assert rec["hidden"] is True
         assert state.site_sections[section(state, "Release Notes")]["defaultSiteSpace"] == rec["id"]
         assert "★ ⊘" in line(editor, editor.cursor)
+        await pilot.press("up", "down")  # the row's own line, now that the saved message has been read
+        assert status(editor).startswith("Hidden and the default: visitors land on it")  # explained
 
 
 async def test_create_a_section_a_group_and_a_site_space(

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from folio.services.structure import GROUP, SECTION, SPACE, Layout, Move, Node, Offered, StructureTree
-from folio.tui.widgets.structure_editor.effects import default_changes
+from folio.services.structure import GROUP, SECTION, SPACE, Layout, Move, Node, Offered, StructureTree, step
+from folio.tui.widgets.structure_editor.effects import default_changes, defaults_near
 from folio.tui.widgets.structure_editor.lookups import find_created, find_edit
 from folio.tui.widgets.structure_editor.session import Declined, EditSession
 
@@ -476,6 +476,23 @@ def test_the_defaults_a_move_changes_in_words(by_order: EditSession) -> None:
         "site space “A1” is no longer the default of section “A”",
     ]
     assert default_changes(tree, before, before) == []
+
+
+@pytest.mark.parametrize("named", [False, True], ids=["by order", "named"])
+def test_the_defaults_near_a_move_say_what_the_whole_tree_says(named: bool) -> None:
+    """What the session asks before and after each move (cheap) agrees with the defaults of the whole tree, for
+    every one-step move and every move into or out of a group of the sample."""
+    tree = sample(named=named)
+    for key in list(tree.layout.parent):
+        for move in (step(tree, tree.layout, key, -1), step(tree, tree.layout, key, 1)):
+            if move is None:
+                continue
+            whole, near = tree.defaults(), defaults_near(tree, [move])
+            tree.layout.apply(move)
+            whole_after, near_after = tree.defaults(), defaults_near(tree, [move])
+            tree.layout.apply(move.inverse())
+            assert whole_after - whole == near_after - near, move
+            assert whole - whole_after == near - near_after, move
 
 
 # -- after a lost answer ---------------------------------------------------------------------------------------

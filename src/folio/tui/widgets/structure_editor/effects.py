@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from folio.services.structure import SECTION, SPACE, Layout, StructureTree
+from folio.services.structure import SECTION, SPACE, Layout, Move, StructureTree
 
-__all__ = ["default_changes", "hidden_default"]
+__all__ = ["default_changes", "defaults_near", "hidden_default"]
 
 
 def _of_what(tree: StructureTree, key: str, layout: Layout) -> str:
@@ -24,6 +24,43 @@ def _of_what(tree: StructureTree, key: str, layout: Layout) -> str:
         return "the default section"
     owner = layout.parent.get(key)
     return "the default of the site" if owner is None else f"the default of {tree.name(owner)}"
+
+
+def _space_default(tree: StructureTree, owner: str | None, layout: Layout) -> str | None:
+    """The default site space of ``owner`` (a section, or None: the root): the named one, else the first."""
+    named = tree.default_spaces.get(owner)
+    if named is not None and layout.parent.get(named) == owner:
+        return named
+    return next((k for k in layout.kids(owner) if tree.nodes[k].kind == SPACE), None)
+
+
+def _section_default(tree: StructureTree, layout: Layout) -> str | None:
+    """The default section: the named one, else the first in order (groups looked into)."""
+    if not tree.sections:
+        return None
+    if tree.default_section in layout.parent:
+        return tree.default_section
+    stack = list(reversed(layout.kids(None)))
+    while stack:
+        key = stack.pop()
+        if tree.nodes[key].kind == SECTION:
+            return key
+        stack.extend(reversed(layout.kids(key)))
+    return None
+
+
+def defaults_near(tree: StructureTree, moves: Iterable[Move]) -> set[str]:
+    """The defaults ``moves`` may change, as the tree is laid out now: the default of each owner a site space
+    moves in, and the default section when anything else moves. (What ``StructureTree.defaults`` would say of
+    them, without walking the whole tree: it is asked before and after every move.)"""
+    layout, out = tree.layout, set()
+    for move in moves:
+        if tree.nodes[move.id].kind == SPACE:
+            found = {_space_default(tree, owner, layout) for owner in (move.from_parent, move.to_parent)}
+        else:
+            found = {_section_default(tree, layout)}
+        out |= {k for k in found if k is not None}
+    return out
 
 
 def default_changes(tree: StructureTree, before: Layout, after: Layout) -> list[str]:

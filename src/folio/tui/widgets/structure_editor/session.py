@@ -36,7 +36,7 @@ from folio.services.structure import (
     spot_index,
     step,
 )
-from folio.tui.widgets.structure_editor.effects import hidden_default
+from folio.tui.widgets.structure_editor.effects import defaults_near, hidden_default
 from folio.tui.widgets.structure_editor.grab import Declined, Grab
 from folio.tui.widgets.structure_editor.send_queue import Change, Job, SendQueue
 
@@ -218,10 +218,10 @@ class EditSession:
         tree = self._loaded()
         moves = list(moves)
         text = label or describe_move(tree, tree.layout, moves[0])
-        before = tree.defaults()
+        before = defaults_near(tree, moves)
         for move in moves:
             tree.layout.apply(move)
-        after = tree.defaults()
+        after = defaults_near(tree, moves)
         if after != before and undoing is None:  # an undo goes back to what was: no question
             why = hidden_default(tree, after - before, tree.layout)
             if why is None and self.collected is None and self.queue:
