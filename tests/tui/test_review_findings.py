@@ -18,6 +18,8 @@ from folio.api import GitBookClient, RetryPolicy, Token
 from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
 from folio.services import Services
 from folio.tui.app import FolioApp
+from folio.tui.modals.review import ReviewModal
+from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.screens.change_request import ChangeRequestScreen
 from folio.tui.screens.space import SpaceScreen
 from folio.tui.screens.thread import ThreadScreen
@@ -164,11 +166,15 @@ async def flaky(state: SandboxState, faults: Faults) -> AsyncIterator[Services]:
     await client.aclose()
 
 
+KEY_NAMES = {" ": "space", "/": "slash", ";": "semicolon", ",": "comma", ".": "full_stop"}
+
+
 def burst(app: Any, *keys: str) -> None:
     """Keys as a fast typist sends them: all queued on the app (as the terminal driver does) before any is
     handled, and without waiting for the screen to go quiet."""
+    characters = {name: char for char, name in KEY_NAMES.items()}
     for key in keys:
-        character = {"slash": "/", "space": " "}.get(key, key if len(key) == 1 else None)
+        character = characters.get(key, key if len(key) == 1 else None)
         app.post_message(events.Key(key, character))
 
 
@@ -308,3 +314,62 @@ async def test_a_comment_on_a_block_is_not_titled_by_its_node_id(
         labels = [str(row.cells[0]) for row in panel.browser.list.visible_rows]
         assert "\u00b6 A block of this page" in labels
         assert not any(node in label for label in labels), labels
+
+
+# --- 1: a review whose answer was lost is looked for before it is sent again ----------------------------------------
+
+
+async def test_a_review_whose_answer_was_lost_is_made_once(
+    flaky: Services, state: SandboxState, faults: Faults
+) -> None:
+    """#1: the review was made, its answer lost; the dialog could not check, so a second ctrl+s made it twice."""
+    record = cr_of(state, OPEN)
+    before = len(record["reviews"])
+    app = FolioApp(flaky, start=cr_screen(flaky, state, OPEN))
+    app.animation_level = "none"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await press(pilot, "R", "a", "tab")
+        await pilot.press(*"Ship", "space", *"it")
+        faults.drop_after_write = 1.0  # the review is made, its answer lost
+        await press(pilot, "ctrl+s")
+        if isinstance(app.screen, ReviewModal):  # what the dialog invites when it could not check
+            await press(pilot, "ctrl+s")
+        mine = [r for r in record["reviews"][before:] if r["reviewer"] == state.default_user]
+        assert len(mine) == 1 and mine[0]["status"] == "approved" and mine[0]["comment"]["body"] == "Ship it"
+        assert app.screen is screen
+        assert "The answer was lost, but the service has it: it was sent once." in notes(app)
+        assert "Approved #1." in notes(app)
+
+
+# --- 22: a reply typed fast and sent at once is sent whole ----------------------------------------------------------
+
+
+async def test_a_reply_typed_in_one_burst_with_ctrl_s_is_sent_whole(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    """#22: typed quickly and sent with ctrl+s at once, a reply posted a prefix ("Fixed in") of what was typed."""
+    notes_space = next(s["id"] for s in state.spaces.values() if s["title"] == "Release Notes")
+    record = next(c for c in state.comments.values() if c["space"] == notes_space and c["body"].startswith("The first"))
+    before = len(record["replies"])
+    text = "Fixed in the change request that updates the CLI requirements; thanks for the careful read."
+    start = lambda: ThreadScreen(services, record["space"], record["id"], trail=("Release Notes",))  # noqa: E731
+    async with open_app(start) as (app, pilot):
+        screen = app.screen
+        await pilot.press("c")
+        for _ in range(3):
+            await pilot.pause()
+        assert isinstance(app.screen, TextEntryModal)
+        modal = app.screen
+        burst(app, *[KEY_NAMES.get(char, char) for char in text], "ctrl+s")
+        quiet = 0
+        for _ in range(500):  # until the dialog closed, or stays open with nothing in flight (not a time limit)
+            await pilot.pause()
+            sending = modal.sending or any(w.group == "form-send" and w.is_running for w in modal.workers)
+            quiet = 0 if sending else quiet + 1
+            if app.screen is not modal or quiet > 20:
+                break
+        assert app.screen is screen, f"the reply was not sent: {modal.problem_text}"
+        await settle(pilot)
+        assert [r["body"] for r in record["replies"][before:]] == [text]

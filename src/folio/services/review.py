@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from folio.api.errors import NotFound
 from folio.api.resources.change_requests import SUBJECT_MAX
 from folio.models.change_request import PatchableStatus, ReviewStatus
+from folio.services.outbox import CLOCK_SKEW
 from folio.services.viewed import ViewedMarks
 
 if TYPE_CHECKING:
@@ -325,6 +326,26 @@ class ReviewService:
         review = await self._client.reviews.submit(space_id, cr_id, status, text or None)
         self._changed(space_id)
         return review
+
+    async def find_review(
+        self, space_id: str, cr_id: str, status: ReviewStatus, since: datetime
+    ) -> ChangeRequestReview | None:
+        """After a lost answer: the caller's review of ``cr_id`` with this verdict made since ``since`` (less the
+        clock skew between this machine and the service), the newest; None when there is none (sending the review
+        again is safe)."""
+        services = self._services
+        me = (await services.me()).id if services is not None else (await self._client.users.me()).id
+        earliest = since.timestamp() - CLOCK_SKEW
+        for review in await self._client.reviews.list(space_id, cr_id, format="markdown").collect():  # newest first
+            mine = review.reviewer is not None and review.reviewer.id == me
+            if (
+                mine
+                and review.status == status
+                and (review.created_at is None or review.created_at.timestamp() >= earliest)
+            ):
+                self._changed(space_id)
+                return review
+        return None
 
     async def merge(self, space_id: str, cr_id: str) -> MergeResult:
         result = await self._client.change_requests.merge(space_id, cr_id)

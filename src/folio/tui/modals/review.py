@@ -4,19 +4,22 @@
 No verdict is chosen until the user chooses one: ``a`` approves, ``c`` requests changes (while the choice has
 focus), tab goes to the comment, ctrl+s or f2 sends, esc closes (``keep`` is given the comment, and the draft
 keeps it, so reopening brings it back). ``submit(status, comment)`` sends; a failure is shown in the form and the
-comment stays. Dismissed with the verdict sent.
+comment stays. When the answer was lost, ``find(status, since)`` looks for the review on the service before it can
+be sent again (``since``: when the send began). Dismissed with the verdict sent.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import datetime
 from typing import Any, ClassVar
 
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.widgets import RadioButton, TextArea
 
-from folio.tui.modals.form import Field, FormModal
+from folio.services import format
+from folio.tui.modals.form import NOT_CHECKED, Field, FormModal
 
 __all__ = ["VERDICTS", "ReviewModal"]
 
@@ -48,10 +51,14 @@ class ReviewModal(FormModal[str]):
         status: str | None = None,
         comment: str = "",
         keep: Callable[[str], None] | None = None,
+        find: Callable[[str, datetime], Awaitable[object | None]] | None = None,
         draft: str | None = None,
         where: str = "",
     ) -> None:
         self._submit = submit
+        self._find = find
+        self.began: datetime | None = None
+        """When the last send began: a review of the same verdict made since then is the one sent."""
         self.keep = keep
         values = {"verdict": status if status in VERDICTS else None, "comment": comment}
         super().__init__(values=values, draft=draft, where=where, title=title)
@@ -90,8 +97,17 @@ class ReviewModal(FormModal[str]):
 
     async def submit(self, values: Mapping[str, Any]) -> str:
         status = str(values["verdict"])
+        self.began = format.now()
         await self._submit(status, str(values.get("comment") or ""))
         return status
+
+    async def find_sent(self, values: Mapping[str, Any]) -> Any:
+        """The verdict, when the service has the review whose answer was lost (None: it was not made)."""
+        if self._find is None:
+            return NOT_CHECKED
+        status = str(values["verdict"])
+        found = await self._find(status, self.began or format.now())
+        return status if found is not None else None
 
     def action_cancel(self) -> None:
         if self.keep is not None:

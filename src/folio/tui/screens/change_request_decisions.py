@@ -10,6 +10,7 @@ import shlex
 import subprocess
 import tempfile
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -80,6 +81,9 @@ class Decisions(FolioScreen):
         async def submit(status: str, comment: str) -> None:
             await self.services.review.submit(self.space_id, cr.id, status, comment)  # type: ignore[arg-type]
 
+        async def find(status: str, since: datetime) -> object | None:
+            return await self.services.review.find_review(self.space_id, cr.id, status, since)  # type: ignore[arg-type]
+
         def keep(comment: str) -> None:
             self.review_draft = comment
 
@@ -95,6 +99,7 @@ class Decisions(FolioScreen):
             submit,
             comment=self.review_draft,
             keep=keep,
+            find=find,
             draft=f"review:{self.space_id}/{cr.id}",
             where=f"your review of #{cr.number}",
         )
