@@ -13,7 +13,7 @@ reads the number a loaded change request was remembered with.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from folio.tui.routes import Route, route_of_verb, verbs_help
@@ -23,6 +23,7 @@ __all__ = [
     "Candidate",
     "Command",
     "CommandError",
+    "Pending",
     "best",
     "change_request_number",
     "matches",
@@ -36,6 +37,16 @@ HELP = verbs_help()
 """One line naming every command (the command line's placeholder and its error messages), from the routes."""
 
 _NUMBER = re.compile(r"#?(\d{1,9})")
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A line that needs a look at the service before it acts (``:cr 99`` in a space without #99): ``check``
+    says why not in words (None: go on), then ``then`` runs."""
+
+    check: Callable[[], Awaitable[str | None]]
+    then: Callable[[], object]
+    looking: str = "Looking…"
 
 
 class CommandError(ValueError):

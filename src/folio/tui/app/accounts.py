@@ -8,14 +8,15 @@ the app only knows it through :class:`Accounts`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from textual.theme import Theme
 
-from folio.services import Services
 from folio.tui.app.keeping import Keeping
-from folio.tui.jump import CommandError, parse
-from folio.tui.widgets.command_line import Pending
+from folio.tui.jump import CommandError, Pending, parse
+
+if TYPE_CHECKING:
+    from folio.services import Services
 
 __all__ = ["THEMES", "Accounts", "Choosing"]
 

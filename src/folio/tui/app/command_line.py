@@ -9,9 +9,8 @@ from typing import Any
 
 from folio.tui import routes
 from folio.tui.app.navigation import Navigation
-from folio.tui.jump import CommandError, best, change_request_number, matches, parse
+from folio.tui.jump import CommandError, Pending, best, change_request_number, matches, parse
 from folio.tui.safe import safe
-from folio.tui.widgets.command_line import Pending
 
 __all__ = ["CommandLine"]
 

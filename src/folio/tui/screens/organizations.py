@@ -11,7 +11,6 @@ from textual.widgets import Footer, Header
 
 from folio.services import format
 from folio.tui import styles_dir
-from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.navigation import Ids
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
@@ -110,6 +109,8 @@ class OrganizationsPanel(ResourcePanel["Organization"]):
 
     def action_join(self) -> None:
         """Ask for the organization's id and join it (the list only shows organizations one belongs to)."""
+        from folio.tui.modals.text_entry import TextEntryModal  # forms are not needed for the first frame
+
         access = self.services.access
 
         async def join(org_id: str) -> object:

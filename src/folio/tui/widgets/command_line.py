@@ -9,8 +9,7 @@ then it runs) or a sentence saying why nothing can be done (the line stays, with
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
 from typing import ClassVar
 
 from textual import on, work
@@ -23,7 +22,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
 from folio.tui.errors import error_message
-from folio.tui.jump import HELP
+from folio.tui.jump import HELP, Pending
 
 __all__ = ["CommandLine", "CommandLineScreen", "CommandSuggester"]
 
@@ -90,16 +89,6 @@ class CommandLine(Input):
         if self._suggestion:
             self.value = self._suggestion
             self.cursor_position = len(self.value)
-
-
-@dataclass(frozen=True)
-class Pending:
-    """A line that needs a look at the service before it acts (``:cr 99`` in a space without #99): ``check``
-    says why not in words (None: go on), then ``then`` runs."""
-
-    check: Callable[[], Awaitable[str | None]]
-    then: Callable[[], object]
-    looking: str = "Looking…"
 
 
 class CommandLineScreen(ModalScreen[None]):
