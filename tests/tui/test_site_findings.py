@@ -24,13 +24,14 @@ from folio.tui.modals.structure_forms import EditNodeModal, NewNodeModal
 from folio.tui.modals.structure_plan import StructurePlanModal
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.screens.site import SiteScreen
+from folio.tui.widgets.adaptive_schema import AdaptiveSchemaEditor
 from folio.tui.widgets.structure_editor import StructureEditor
 from tests.api.sites_support import section, site_id
 from tests.conftest import SANDBOX_URL, TOKEN
 from tests.services.test_structure_service import outline
 from tests.tui.conftest import settle
 from tests.tui.test_local import Machine
-from tests.tui.test_sites import SitesHost, settings_rows, site_screen
+from tests.tui.test_sites import VALID_SCHEMA, SitesHost, settings_rows, site_screen
 from tests.tui.test_structure_editor import NORTHWIND, Host, host, idle, plan_rows, put_cursor, status, titles
 
 
@@ -119,6 +120,67 @@ async def test_a_section_group_whose_answer_was_lost_is_created_once(
         assert [g["title"] for g in state.section_groups.values()].count("Guides") == 1
         assert not isinstance(app.screen, NewNodeModal)
         assert "The answer was lost, but the service has it: it was sent once." in notes(app)
+
+
+async def test_a_move_whose_answer_was_lost_shows_what_the_service_holds(
+    faulty: Services, state: SandboxState, faults: Faults
+) -> None:
+    app = app_for(faulty, host(faulty, state))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        editor = app.screen.query_one(StructureEditor)
+        await put_cursor(pilot, editor, "SDKs")
+        faults.drop_after_write = 1.0  # the move is made, its answer lost
+        await keys(pilot, "K")  # before REST API
+        faults.drop_after_write = 0.0
+        await settle(pilot)
+        assert outline(state)[1][3] == ["SDKs", "REST API"]
+        shown = [t for t, _ in titles(editor)]
+        assert shown.index("SDKs") < shown.index("REST API")  # not put back: the service has it
+        assert "answer was lost" in status(editor) and "read again" in status(editor)
+
+
+async def test_a_planned_move_whose_answer_was_lost_shows_what_the_service_holds(
+    faulty: Services, state: SandboxState, faults: Faults
+) -> None:
+    app = app_for(faulty, host(faulty, state))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        editor = app.screen.query_one(StructureEditor)
+        await put_cursor(pilot, editor, "User Guide")
+        await keys(pilot, "K")  # a new default section: its plan first
+        plan = app.screen
+        assert isinstance(plan, StructurePlanModal)
+        faults.drop_after_write = 1.0
+        await keys(pilot, "a")
+        faults.drop_after_write = 0.0
+        assert "the answer was lost" in str(plan.query_one(".plan--status").render())
+        await keys(pilot, "escape")
+        await settle(pilot)
+        assert outline(state)[1][:2] == ["User Guide", "Getting Started"]
+        assert [t for t, _ in titles(editor)][1] == "User Guide"  # shown as the service holds it
+        assert "read again" in status(editor)
+
+
+async def test_a_schema_whose_answer_was_lost_says_it_may_be_saved(
+    faulty: Services, state: SandboxState, faults: Faults
+) -> None:
+    sid = site_id(state)
+    app = app_for(faulty, site_screen(faulty, state))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        await keys(pilot, "3")
+        editor = app.screen.query_one(AdaptiveSchemaEditor)
+        editor.text_area.load_text(VALID_SCHEMA)
+        faults.drop_after_write = 1.0
+        await keys(pilot, "ctrl+s")
+        faults.drop_after_write = 0.0
+        said = str(editor.query_one(".adaptive--problems").render())
+        assert "The answer was lost" in said and "ctrl+s again" in said  # not a flat "Not saved"
+        assert list(state.adaptive_schemas[sid]["jsonSchema"]["properties"]) == ["isPro", "unsigned"]
+        assert editor.text_area.text == VALID_SCHEMA  # kept
+        await keys(pilot, "ctrl+s")  # the same schema again: harmless
+        assert "(saved)" in str(editor.query_one(".adaptive--problems").render())
 
 
 # --- 2. a setting's typed text survives esc ------------------------------------------------------------------------

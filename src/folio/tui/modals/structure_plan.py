@@ -28,6 +28,7 @@ from folio.tui.safe import safe
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import Column, Row
 from folio.tui.widgets.structure_editor.effects import default_changes
+from folio.tui.widgets.structure_editor.lookups import answer_lost
 
 if TYPE_CHECKING:
     from folio.services.structure import Layout, Plan, StructureService, StructureTree
@@ -46,6 +47,8 @@ class PlanResult:
     total: int
     undone: bool = False
     error: str | None = None
+    lost: bool = False
+    """A step's answer was lost: it may have been done all the same (the editor reads the structure again)."""
 
 
 class StructurePlanModal(ModalScreen[PlanResult]):
@@ -84,6 +87,7 @@ class StructurePlanModal(ModalScreen[PlanResult]):
         self.states = ["cannot" if s.problem else "to send" for s in plan.steps]
         self.phase = "ready"
         self.applied = 0
+        self.lost = False
         self.undone = False
         self.error: str | None = None
 
@@ -191,7 +195,8 @@ class StructurePlanModal(ModalScreen[PlanResult]):
     def action_close(self) -> None:
         if self.check_action("close", ()):
             started = self.phase != "ready"
-            self.dismiss(PlanResult(started, self.applied, len(self.plan.steps), self.undone, self.error))
+            result = PlanResult(started, self.applied, len(self.plan.steps), self.undone, self.error, self.lost)
+            self.dismiss(result)
 
     @work(exclusive=True, group="structure-plan", exit_on_error=False)
     async def _apply(self) -> None:
@@ -205,10 +210,20 @@ class StructurePlanModal(ModalScreen[PlanResult]):
             self.states[self.applied] = "failed"
             for n in range(self.applied + 1, total):
                 self.states[n] = "not sent"
-            message = error_message(exc, doing=f"Step {self.applied + 1} failed")
+            message = error_message(exc, doing=f"Step {self.applied + 1} failed", brief=True)
             self.error = message.plain
-            done = f"{self.applied} applied steps stay on the service"
-            offer = f"Press u to undo the {self.applied} applied steps, or esc to keep them." if self.applied else ""
+            self.lost = answer_lost(exc)
+            done = f"{count(self.applied, 'applied step')} stay on the service"
+            if self.lost:
+                done += (
+                    f"; the answer was lost, so step {self.applied + 1} may have been done all the same: the editor "
+                    "reads the structure again when this closes"
+                )
+            offer = (
+                f"Press u to undo the {count(self.applied, 'applied step')}, or esc to keep them."
+                if self.applied
+                else ""
+            )
             self._status(safe(f"{message.plain} Stopped: {done}. {offer}".strip(), limit=800), error=True)
             self.phase = "failed"
         else:
@@ -226,7 +241,7 @@ class StructurePlanModal(ModalScreen[PlanResult]):
         except Exception as exc:
             taken = exc.index if isinstance(exc, StepFailed) else 0
             self.applied -= taken
-            message = error_message(exc, doing="The undo stopped", hint="Press r in the editor to reload.")
+            message = error_message(exc, doing="The undo stopped", hint="Press r in the editor to reload.", brief=True)
             self._status(message, error=True)
             self.phase = "undo-failed"
         else:

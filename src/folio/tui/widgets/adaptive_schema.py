@@ -20,6 +20,7 @@ from textual.content import Content
 from textual.widgets import Static, TextArea
 
 from folio.services.sites import STARTER_SCHEMA, claim_counts, parse_schema, schema_text
+from folio.services.writes import may_have_reached
 from folio.tui.clipboard import copy
 from folio.tui.errors import error_message, notify_error
 from folio.tui.fresh import cache_first
@@ -212,7 +213,19 @@ class AdaptiveSchemaEditor(Vertical):
         except Exception as exc:
             widget = self.query_one(".adaptive--problems", Static)
             widget.add_class("-error")
-            widget.update(error_message(exc, doing="Not saved", hint="Your text is kept."))
+            if may_have_reached(exc):  # a PUT: sending the same schema again sets it again, no more
+                widget.update(
+                    error_message(
+                        exc,
+                        doing="Not sure it was saved",
+                        hint="The answer was lost: the schema may have been saved all the same. ctrl+s again "
+                        "sets the same schema (safe). Your text is kept.",
+                        brief=True,
+                    )
+                )
+                self.notify("The answer was lost: the schema may have been saved.", severity="warning", markup=False)
+                return
+            widget.update(error_message(exc, doing="Not saved", hint="Your text is kept.", brief=True))
             notify_error(self, exc, doing="The visitor schema was not saved")
             return
         finally:

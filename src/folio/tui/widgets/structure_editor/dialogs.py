@@ -61,6 +61,14 @@ async def show_plan(editor: StructureEditor) -> None:
         editor.say("The plan was not sent: the moves are still collected.")
         return
     session.planned(result.applied)
+    if result.lost:  # a step may have been done all the same: show what the service holds
+        await editor.reload().wait()
+        what = alone or "The plan"
+        text = f"{what}: an answer was lost, so the structure was read again: it shows what the service holds."
+        editor.say(text, "error")
+        editor.notify(text, severity="warning", markup=False)
+        editor.post_message(editor.Changed(editor, text))
+        return
     if result.applied == result.total and alone is not None:
         text, tone = f"Done: {alone}.", ""
     elif result.applied == result.total:

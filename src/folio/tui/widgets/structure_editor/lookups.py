@@ -3,6 +3,7 @@ for, so it is not sent twice (a creation) and what it did is shown and can be un
 
     made = await find_created(session, "site-section-group", {"title": "Guides", "where": None, ...})
     held = await find_edit(session, section_id, {"title": "Kits"})
+    if answer_lost(refusal.error): ...                  # a move: read the structure again, not "refused"
 
 No Textual here, like the edit session they work on.
 """
@@ -12,12 +13,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from folio.services.structure import GROUP, NOUNS, SECTION, StructureTree
+from folio.services.writes import may_have_reached
 from folio.tui.widgets.structure_editor.send_queue import Change
 
 if TYPE_CHECKING:
     from folio.tui.widgets.structure_editor.session import EditSession
 
-__all__ = ["find_created", "find_edit"]
+__all__ = ["answer_lost", "find_created", "find_edit"]
+
+
+def answer_lost(exc: BaseException) -> bool:
+    """Whether a failed change may have been made all the same (its answer was lost), looking through the
+    structure service's wrappers (a failed step of a move, an edit saved in part) to what caused them."""
+    cause = getattr(exc, "cause", None)
+    return may_have_reached(cause if isinstance(cause, BaseException) else exc)
 
 
 def _made(tree: StructureTree, key: str, kind: str, values: dict[str, Any]) -> bool:

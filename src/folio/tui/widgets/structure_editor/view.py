@@ -23,7 +23,7 @@ from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
 from folio.tui.screens.base import Item
 from folio.tui.widgets.resource_list import render_cells
-from folio.tui.widgets.structure_editor import dialogs
+from folio.tui.widgets.structure_editor import dialogs, lookups
 from folio.tui.widgets.structure_editor.keys import KEYS, applies
 from folio.tui.widgets.structure_editor.rows import COLUMNS, RowPainter, _Line, _TreeView, fit, hint, summary
 from folio.tui.widgets.structure_editor.session import Declined, EditSession, Grab, Outcome, Refusal
@@ -356,12 +356,26 @@ class StructureEditor(Vertical):
             refusal = await self.session.send(self._sent)
         finally:
             self._draw_texts()
-        if refusal is not None:
+        if refusal is not None and lookups.answer_lost(refusal.error):
+            await self._look_again(refusal)
+        elif refusal is not None:
             self._refused(refusal)
 
     def _sent(self, label: str) -> None:
         self.say(f"Done: {label}.")
         self.notify(f"Done: {label}.", markup=False)
+        self.post_message(self.Changed(self, label))
+
+    async def _look_again(self, refusal: Refusal) -> None:
+        """The answer to a change was lost: it may have been made all the same, so the tree is not simply put
+        back: what the service holds is read again, and shown."""
+        label = refusal.label
+        self.say(f"{label}: the answer was lost, it may have been done all the same. Reading the structure…", "error")
+        await self.reload().wait()
+        later = f" ({count(refusal.later, 'later change')} not sent)" if refusal.later else ""
+        text = f"{label}: the answer was lost, so the structure was read again: it shows what the service holds{later}."
+        self.say(text)
+        self.notify(text, severity="warning", markup=False)
         self.post_message(self.Changed(self, label))
 
     def _refused(self, refusal: Refusal) -> None:
