@@ -206,6 +206,22 @@ async def test_a_settings_typed_title_comes_back_after_esc(state: SandboxState, 
         await keys(pilot, "escape")
 
 
+async def test_a_new_sites_form_is_kept_after_esc(state: SandboxState, tmp_path: Path) -> None:
+    machine = Machine(state, tmp_path / "home")
+    async with machine.run(lambda services: lambda: SitesHost(services, state.demo_org)) as (app, pilot):
+        await keys(pilot, "n")
+        form = app.screen
+        assert isinstance(form, CreateSiteModal)
+        await keys(pilot, *"Partner", "space", *"Portal")
+        form.query_one("#field-type", Select).value = "premium"
+        await keys(pilot, "escape")
+        assert isinstance(app.screen, SitesHost) and len(state.sites) == 2
+        await keys(pilot, "n")
+        form = app.screen
+        assert isinstance(form, CreateSiteModal)
+        assert form.values()["title"] == "Partner Portal" and form.values()["type"] == "premium"
+
+
 # --- 3. a move that changes the default says so first; a hidden default is refused ---------------------------------
 
 

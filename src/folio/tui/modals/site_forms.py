@@ -173,6 +173,12 @@ class CreateSiteModal(FormModal[Site]):
         out["spaces"] = list(self.query_one("#field-spaces", SelectionList).selected)
         return out
 
+    def _fill(self, saved: Mapping[str, Any]) -> None:
+        super()._fill(saved)
+        kind = saved.get("type")  # the base fills what is typed and ticked; the type is chosen
+        if isinstance(kind, str) and kind in KNOWN_SITE_TYPES:
+            self.query_one("#field-type", Select).value = kind
+
     def check(self, values: Mapping[str, Any]) -> dict[str, str]:
         problem = check_setting("title", str(values.get("title") or ""))
         return {"title": problem} if problem else {}
