@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from folio.models._base import Json, Model, OpenEnum, Timestamp
+from folio.models._base import Count, Json, Model, Number, OpenEnum, Timestamp
 from folio.models.comment import Comment
 from folio.models.common import Document, Urls, User
 
@@ -55,7 +55,7 @@ class ChangeRequest(Model):
 
     object: str = "change-request"
     id: str
-    number: int
+    number: Number
     status: ChangeRequestStatus = "draft"
     subject: str = ""
     description: Document | None = None
@@ -69,7 +69,7 @@ class ChangeRequest(Model):
     revision_initial: str | None = None
     revision_merged_ancestor: str | None = None
     revision_merged: str | None = None
-    comments: int = 0
+    comments: Count = 0
     outdated: bool = False
     conversations_issues_cluster: str | None = None
     site_topic: dict[str, Json] | None = None
@@ -207,7 +207,7 @@ class ChangeRequestChanges(Model):
     change request it came from."""
 
     changes: list[SemanticChange] = []
-    more: int | None = None
+    more: Count | None = None
     merged_from: ChangeRequest | None = None
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from folio.models._base import Model, OpenEnum, Timestamp
+from folio.models._base import Count, Model, OpenEnum, Timestamp
 from folio.models.common import Body, Urls, User
 from folio.models.member import Member
 
@@ -47,7 +47,7 @@ class EmojiReaction(Model):
     """An emoji and the users who reacted with it."""
 
     emoji: str
-    count: int = 0
+    count: Count = 0
     users: list[ReactionUser] = []
 
     def by(self, user_id: str) -> bool:
@@ -127,7 +127,7 @@ class Comment(_Posted):
     """A comment (``object`` = ``comment``): body, target, reactions, replies count and repliers, status."""
 
     object: str = "comment"
-    replies: int = 0
+    replies: Count = 0
     repliers: list[UserContributor] = []
     target: CommentTarget = Field(default_factory=CommentTarget)
     status: CommentStatus = "open"

@@ -7,13 +7,16 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import Discriminator, Field, Tag
 
-from folio.models._base import Json, Model, OpenEnum, Timestamp
+from folio.models._base import Count, Json, Model, OpenEnum, Timestamp
 
 T = TypeVar("T")
 
 Role = Literal["admin", "create", "review", "edit", "comment", "read"]
 ROLES: tuple[Role, ...] = ("admin", "create", "review", "edit", "comment", "read")
 TeamRole = Literal["owner", "member"]
+
+VariableValue = str | bool | int | float
+"""The value of a content variable (the description's ``VariableValue``): a string, a number or a boolean."""
 
 
 class Urls(Model):
@@ -44,7 +47,7 @@ class ListEnvelope(Model, Generic[T]):
     """One page of a list: ``items``, the total ``count`` when the service gives it, and ``next.page``."""
 
     next: NextPage | None = None
-    count: int | None = None
+    count: Count | None = None
     items: list[T] = []
 
     @property
@@ -286,7 +289,7 @@ class Page(Model):
     git: GitInfo | None = None
     layout: PageLayout | None = None
     cover: PageCover | None = None
-    variables: dict[str, str] = {}
+    variables: dict[str, VariableValue] = {}
     hidden: bool | None = None
     no_index: bool | None = None
     no_robots_index: bool | None = None
@@ -347,7 +350,7 @@ class Revision(Model):
     pages: list[Page] = []
     files: list[File] = []
     reusable_contents: list[ReusableContent] = []
-    variables: dict[str, str] = {}
+    variables: dict[str, VariableValue] = {}
     created_at: Timestamp | None = None
     git: RevisionGit | None = None
     urls: Urls | None = None

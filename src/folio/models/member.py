@@ -7,7 +7,7 @@ import re
 
 from pydantic import Field
 
-from folio.models._base import Model, OpenEnum, Timestamp
+from folio.models._base import Count, Model, OpenEnum, Timestamp
 from folio.models.common import Role, TeamRole, Urls, User
 
 __all__ = [
@@ -47,9 +47,9 @@ class Member(Model):
     joined_at: Timestamp | None = None
     last_seen_at: Timestamp | None = None
     sso: bool = False
-    spaces: int | None = None
-    teams: int | None = None
-    sites: int | None = None
+    spaces: Count | None = None
+    teams: Count | None = None
+    sites: Count | None = None
 
     @property
     def is_guest(self) -> bool:
@@ -68,7 +68,7 @@ class Team(Model):
     id: str
     title: str = ""
     members: int = 0
-    spaces: int = 0
+    spaces: Count = 0
     created_at: Timestamp | None = None
     permissions: TeamPermissions = Field(default_factory=TeamPermissions)
 

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from pydantic import field_validator
 
-from folio.models._base import Json, Model, OpenEnum, Timestamp
+from folio.models._base import Count, Json, Model, OpenEnum, Timestamp
 from folio.models.common import Urls
 
 __all__ = [
@@ -186,7 +186,7 @@ class Site(Model):
     default_level: str | None = None
     permissions: SitePermissions | None = None
     published: bool = False
-    site_spaces: int = 0
+    site_spaces: Count = 0
     created_at: Timestamp | None = None
     last_scan_at: Timestamp | None = None
     adaptive_content: SiteAdaptiveContent | None = None

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, ConfigDict
 
-from folio.models._base import Model, OpenEnum, Timestamp
+from folio.models._base import Count, Model, OpenEnum, Timestamp
 from folio.models.common import Urls
 from folio.models.organization import MergeRule, MergeRules
 
@@ -143,7 +143,7 @@ class SpaceSummary(Model):
     urls: Urls | None = None
     organization: str | None = None
     parent: str | None = None
-    change_requests_open: int = 0
+    change_requests_open: Count = 0
 
     @property
     def deleted(self) -> bool:
@@ -162,9 +162,9 @@ class Space(SpaceSummary):
     visitor_auth: VisitorAuth | None = None
     revision: str | None = None
     default_level: str | None = None
-    comments: int = 0
-    change_requests: int = 0
-    change_requests_draft: int = 0
+    comments: Count = 0
+    change_requests: Count = 0
+    change_requests_draft: Count = 0
     permissions: SpacePermissions | None = None
 
     @property
