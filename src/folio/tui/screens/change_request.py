@@ -221,7 +221,9 @@ class ChangeRequestScreen(Decisions):
         return None
 
     def _holders(self) -> list[HoldsFocus]:
-        return list(self.query(HoldsFocus))
+        """The tabs' panes that take the keys for their list (a query by a mixin's type would match by name)."""
+        comments = [w for w in self.query_one("#comments", TabPane).children if isinstance(w, HoldsFocus)]
+        return [self.changes, *comments]
 
     def _focus_tab(self, name: str) -> None:
         """Give the tab ``name`` the focus: its list (or, while the list loads, the pane holding its keys)."""
@@ -229,7 +231,7 @@ class ChangeRequestScreen(Decisions):
         if name == "changes":
             holder = self.changes
         elif name == "comments":
-            holder = next(iter(self.query(HoldsFocus).exclude("ChangesPane")), None)
+            holder = next((w for w in self._holders() if w is not self.changes), None)
         for other in self._holders():
             if other is not holder:
                 other.let_go()

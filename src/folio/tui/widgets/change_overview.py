@@ -148,7 +148,7 @@ def _binding(key: str, action: str, label: str, name: str, tooltip: str, *, show
     return Binding(key, action, label, show=show, id=f"change-request.{name}", tooltip=tooltip)
 
 
-class ChangesPane(HoldsFocus, Horizontal):
+class ChangesPane(Horizontal, HoldsFocus):
     """The changed pages (left, a ResourceBrowser) and the diff of the one under the cursor (right, a DiffView).
 
     Its keys work while focus is inside it: s layout, n/N and ]c/[c changes, v viewed, U and ]u unviewed,

@@ -116,7 +116,7 @@ def entries(listing: CommentList, status: Status) -> list[Entry]:
     return out
 
 
-class CommentsPanel(HoldsFocus, ResourcePanel[Entry]):
+class CommentsPanel(ResourcePanel[Entry], HoldsFocus):
     """``CommentsPanel(services, space_id, change_request=None)``: the comments of a space or a change
     request (its id or number). Posts :class:`CommentsPanel.Counted` after each load."""
 
@@ -126,12 +126,14 @@ class CommentsPanel(HoldsFocus, ResourcePanel[Entry]):
     ROUTE = "thread"
     LOAD_ON_SHOW = True
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f", "cycle_filter", "Open/resolved/all", id="comments.filter", tooltip="Show open, resolved or all"),
+        Binding(
+            "f", "cycle_filter", "Open/all", id="comments.filter", tooltip="Show the open, resolved or all comments"
+        ),
         Binding("c", "new_comment", "Comment", id="comments.new", tooltip="Comment on a page of this content"),
         # One key, two bindings: the footer says what x does to the highlighted comment (check_action hides one).
         Binding("x", "resolve", "Resolve", id="comments.resolve", tooltip="Resolve the highlighted comment"),
         Binding("x", "reopen", "Reopen", id="comments.reopen", tooltip="Reopen the highlighted resolved comment"),
-        Binding("r", "reload", "Refresh", id="comments.refresh", tooltip="Load the comments again"),
+        Binding("r", "reload", "Refresh", show=False, id="comments.refresh", tooltip="Load the comments again"),
     ]
 
     @dataclass

@@ -8,8 +8,9 @@ has the focus the keys the list would take (j, k, enter...) are held, in order: 
 reach it in the meantime to :meth:`HoldsFocus.hold_key`. Once the list has the focus (at once, or when its rows are
 in: :meth:`HoldsFocus.hand_over`), it gets them.
 
-    class ChangesPane(HoldsFocus, Horizontal):
-        def held_list(self) -> ResourceList: return self.pages.list
+    class ChangesPane(Horizontal, HoldsFocus):     # after the container: Textual takes a widget's default CSS
+        def held_list(self) -> ResourceList:      # and its CSS type names from its first base only
+            return self.pages.list
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ MAX_HELD = 50
 
 
 class HoldsFocus(Widget):
-    """Mixed in before the container class of a pane that holds a :class:`ResourceList`."""
+    """Mixed in after the container class of a pane that holds a :class:`ResourceList`."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
