@@ -36,6 +36,7 @@ from folio.services.writes import field_of, may_have_reached
 from folio.tui.errors import error_message
 from folio.tui.modals.drafts import DraftSlot
 from folio.tui.safe import safe
+from folio.tui.widgets.plain import shown_plainly
 
 __all__ = ["NOT_CHECKED", "Field", "FormModal"]
 
@@ -187,6 +188,7 @@ class FormModal(ModalScreen[T | None], Generic[T]):
                 password=field.password,
                 id=f"field-{field.name}",
                 compact=True,
+                highlighter=shown_plainly,  # the exact value, drawn with its control characters as marks
             )
         label = Label(Content(field.label), classes="form--label")
         row = Horizontal(label, widget, classes="form--row", id=f"row-{field.name}")

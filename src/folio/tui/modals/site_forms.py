@@ -14,12 +14,9 @@ the terminal.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rich.highlighter import Highlighter
-from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -35,41 +32,14 @@ from folio.models.site import Site
 from folio.services.sites import KNOWN_SITE_TYPES, SITE_VISIBILITIES, Choice, check_setting
 from folio.tui.errors import error_message
 from folio.tui.modals.form import NOT_CHECKED, Field, FormModal
-from folio.tui.safe import ZWJ, safe
+from folio.tui.safe import safe
+from folio.tui.widgets.plain import shown_plainly
 
 if TYPE_CHECKING:
     from folio.models.space import SpaceSummary
     from folio.services.sites import SiteService
 
 __all__ = ["ChoiceModal", "CreateSiteModal", "TypedConfirmModal", "plain_fields", "shown_plainly", "untouched"]
-
-_MARKS = {"\x7f": "\u2421"}
-
-
-def _mark(char: str, before: str, after: str) -> str:
-    """What is drawn for ``char`` of a field's value: itself, or a visible mark of the same length."""
-    if char == ZWJ and unicodedata.category(before or " ") == "So" and unicodedata.category(after or " ") == "So":
-        return char  # joins two emoji
-    if unicodedata.category(char) not in ("Cc", "Cf", "Cs"):
-        return char
-    if char < " ":
-        return chr(0x2400 + ord(char))  # the control pictures: ␛ ␇ ␉ ␊ …
-    return _MARKS.get(char, "\ufffd")
-
-
-class _ShownPlainly(Highlighter):
-    """A one-line field's value as drawn: control and invisible format characters as visible marks, one for one,
-    so the cursor stays where it is and nothing reaches the terminal as control."""
-
-    def highlight(self, text: Text) -> None:
-        plain = text.plain
-        if plain.isascii() and plain.isprintable():
-            return
-        text.plain = "".join(_mark(c, plain[i - 1] if i else "", plain[i + 1 : i + 2]) for i, c in enumerate(plain))
-
-
-shown_plainly = _ShownPlainly()
-"""The highlighter of the forms' one-line fields (see the module's docstring)."""
 
 
 def plain_fields(screen: Widget) -> None:
