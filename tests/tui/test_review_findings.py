@@ -248,7 +248,8 @@ async def test_a_comment_posted_on_a_change_request_updates_its_count(
         await pilot.press("c")
         await pilot.pause()
         await pilot.pause()
-        assert isinstance(app.screen, PagePickerModal)
+        picker = app.screen
+        assert isinstance(picker, PagePickerModal)
         await pilot.press("enter")  # the whole change request
         for _ in range(3):
             await pilot.pause()
