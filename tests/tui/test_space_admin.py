@@ -181,7 +181,7 @@ async def test_the_space_is_deleted_once_its_title_is_typed(open_space: Any, sta
         confirm.query_one(Input).value = "Scratchpad"
         await keys(pilot, "enter")
         assert space_of(state, "Scratchpad")["deletedAt"]
-        assert facts(pilot).startswith("Deleted (restorable)")
+        assert facts(pilot).startswith("Deleted, restorable until 2026-11-08 09:00 UTC")
         assert "Deleted “Scratchpad”: it can be restored for 7 days." in notes(pilot)
         assert app.screen.why_not("edit_space") == "The space is deleted: restore it first."  # type: ignore[attr-defined]
 

@@ -30,6 +30,7 @@ from folio.tui.fresh import cache_first, connection_of, is_cached_only, reads_ca
 from folio.tui.navigation import Open
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.screens.organization_areas import AREAS
 from folio.tui.screens.organization_content import ContentActions
 from folio.tui.widgets.change_request_inbox import ChangeRequestInbox
 from folio.tui.widgets.collections_tree import CollectionsTree, visibility_words
@@ -58,20 +59,6 @@ SPACE_COLUMNS = (
     Column("crs", "Open CRs", 8, align="right"),
 )
 NO_SPACES = "This organization has no spaces yet."
-
-
-AREAS = (
-    ("M", "members", "Members", "Members of the organization: roles, SSO, removal (:members)"),
-    ("T", "teams", "Teams", "Teams and their members (:teams)"),
-    ("I", "sso", "Single sign-on", "SAML providers and sign-in options (:sso)"),
-    ("comma", "settings", "Settings", "The organization's settings and invite links (:settings)"),
-    ("A", "agent", "Agent", "The docs assistant's instructions (:agent)"),
-    ("P", "specs", "API specs", "Imported OpenAPI descriptions (:specs)"),
-    ("C", "clusters", "Issue clusters", "What readers ask about, grouped (:clusters)"),
-    ("V", "conversations", "Conversations", "Readers' conversations with support and the assistant (:conversations)"),
-    ("L", "translations", "Translations", "Translations of the spaces (:translations)"),
-)
-"""The organization's other screens, one key each (also the ``:`` commands, the palette and ``?``)."""
 
 
 def _tab_binding(key: str, tab: str, label: str) -> Binding:

@@ -17,12 +17,13 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
 
-from folio.services.space import FileEntry, LinksReport, PageEntry, SpaceService, space_label
+from folio.services.space import FileEntry, LinksReport, PageEntry, SpaceService, deleted_note, space_label
 from folio.services.space_admin import space_header
 from folio.tui import styles_dir
 from folio.tui.errors import error_message, notify_error
 from folio.tui.fresh import cache_first
 from folio.tui.modals import content_actions as flows
+from folio.tui.navigation import Open
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.page_tree import PageTree
@@ -65,6 +66,8 @@ class SpaceScreen(FolioScreen):
         _tab_binding("6", "tab-revision", "Revision", "Show the current revision; compare it with a change request"),
         Binding("space", "show_page", "Show page", show=False, id="space.show-page",
                 tooltip="Show the page under the cursor"),
+        Binding("F", "search_space", "Search", show=False, id="space.search",
+                tooltip="Search this space's pages"),
         Binding("l", "page_links", "Page links", show=False, id="space.page-links",
                 tooltip="The links of the page under the cursor, broken ones marked"),
         Binding("e", "edit_space", "Edit", id="space.edit",
@@ -79,10 +82,18 @@ class SpaceScreen(FolioScreen):
     ]  # fmt: skip
 
     def __init__(
-        self, services: Services, space_id: str, *, title: str | None = None, trail: tuple[str, ...] = ()
+        self,
+        services: Services,
+        space_id: str,
+        *,
+        title: str | None = None,
+        trail: tuple[str, ...] = (),
+        page_id: str | None = None,
     ) -> None:
         super().__init__(services, trail=trail)
         self.space_id = space_id
+        self.page_id = page_id
+        """The page to show first (a search hit opens its page)."""
         # Until the Services container has a `space` property, the screen makes its own over the client.
         self.spaces: SpaceService = services.space
         self.space: Space | None = None
@@ -211,7 +222,9 @@ class SpaceScreen(FolioScreen):
             return
         self.space = space
         facts.remove_class("-error")
-        facts.update(safe(space_header(space), limit=300))
+        gone = deleted_note(space)
+        facts.update(safe(f"{gone} (:trash restores it)" if gone else space_header(space), limit=300))
+        facts.set_class(gone is not None, "-error")
         label = space_label(space)
         self.set_crumb(label)
         self.remember("space", {"space_id": self.space_id}, label)
@@ -230,7 +243,10 @@ class SpaceScreen(FolioScreen):
         tree.set_loading(False)
         tree.set_pages(entries)
         self._focus_if_lost("tab-pages")
-        shown = next((e for e in entries if e.page.id == self.page_view.page_id), None)
+        wanted = self.page_view.page_id or self.page_id
+        shown = next((e for e in entries if e.page.id == wanted), None)
+        if shown is not None and self.page_id == shown.page.id:
+            self.page_tree.list.move_to(shown.page.id)
         first = shown or next((e for e in entries if e.kind == "document"), entries[0] if entries else None)
         if first is not None:
             self.show_entry(first)
@@ -374,6 +390,9 @@ class SpaceScreen(FolioScreen):
             target = next((w for w in self.focus_chain if pane in w.ancestors), None)
             if target is not None:
                 target.focus()
+
+    def action_search_space(self) -> None:
+        self.post_message(Open("space-search", {"space_id": self.space_id}))
 
     def action_show_tab(self, tab: str) -> None:
         if tab in TABS:
