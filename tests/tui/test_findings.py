@@ -249,3 +249,18 @@ async def test_an_organization_command_from_the_organizations_list_uses_the_one_
         assert type(app.screen).__name__ == "MembersScreen"
         assert getattr(app.screen, "org_id", None) == second.id
         assert second.title in app.screen.sub_title
+
+
+async def test_a_search_hit_opens_its_page_in_the_space(services: Services, state: SandboxState, open_app: Any) -> None:
+    """#12: Open("space", {"space_id", "page_id"}) (enter on a search hit) opens the space on that page."""
+    from folio.tui import routes
+
+    space = next(s for s in state.spaces.values() if s["title"] == "Getting Started")
+    pages = state.revisions[space["revision"]]["pages"]
+    wanted = pages[-1]
+    ids = {"space_id": space["id"], "page_id": wanted["id"]}
+    async with open_app(lambda: routes.build(services, "space", ids)) as (app, pilot):
+        await settle(pilot)
+        entry = app.screen.page_tree.entry
+        assert entry is not None and entry.page.id == wanted["id"]
+        assert app.screen.page_view.page_id == wanted["id"]
