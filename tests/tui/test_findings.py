@@ -264,3 +264,22 @@ async def test_a_search_hit_opens_its_page_in_the_space(services: Services, stat
         entry = app.screen.page_tree.entry
         assert entry is not None and entry.page.id == wanted["id"]
         assert app.screen.page_view.page_id == wanted["id"]
+
+
+async def test_the_status_button_says_what_it_does(services: Services, state: SandboxState, open_app: Any) -> None:
+    """#18: S on an open change request asks with an "Archive" button, not "Archived"."""
+    from textual.widgets import Button
+
+    from folio.tui.modals.confirm import ConfirmModal
+    from folio.tui.screens.change_request import ChangeRequestScreen
+
+    cr = next(c for c in state.change_requests.values() if c["status"] == "open")
+    async with open_app(lambda: ChangeRequestScreen(services, cr["space"], cr["number"])) as (app, pilot):
+        await pilot.press("S")
+        await pilot.pause()
+        await pilot.pause()
+        modal = app.screen
+        assert isinstance(modal, ConfirmModal)
+        labels = [str(b.label) for b in modal.query(Button)]
+        assert any(label.startswith("Archive") and "Archived" not in label for label in labels), labels
+        await pilot.press("escape")

@@ -55,6 +55,10 @@ def edit_in_editor(app: App[Any], text: str) -> str:
         Path(handle.name).unlink(missing_ok=True)
 
 
+STATUS_VERBS = {"archived": "Archive", "open": "Open it", "draft": "Make it a draft"}
+"""The confirm button of a status change says what it does, not the status it ends in (#14.18)."""
+
+
 class Decisions(FolioScreen):
     """The change request screen's decisions (``ChangeRequestScreen`` loads and shows what they act on)."""
 
@@ -165,7 +169,8 @@ class Decisions(FolioScreen):
             return f"#{cr.number} is now {target}.", False
 
         question = Content.assemble("Change ", self._label_of(cr), f" from {cr.status} to {target}?")
-        self._decide(question, "", target.capitalize(), send, f"Could not make #{cr.number} {target}")
+        verb = STATUS_VERBS.get(target, f"Make it {target}")
+        self._decide(question, "", verb, send, f"Could not make #{cr.number} {target}")
 
     def action_pdf(self) -> None:
         self._pdf()
