@@ -283,3 +283,28 @@ async def test_the_status_button_says_what_it_does(services: Services, state: Sa
         labels = [str(b.label) for b in modal.query(Button)]
         assert any(label.startswith("Archive") and "Archived" not in label for label in labels), labels
         await pilot.press("escape")
+
+
+async def test_a_on_a_change_request_asks_members_to_review(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    """#12: a on the change request screen picks members and asks them to review (the sandbox records them)."""
+    from textual.widgets import SelectionList
+
+    from folio.tui.modals.change_request_forms import RequestReviewersModal
+    from folio.tui.screens.change_request import ChangeRequestScreen
+
+    cr = next(c for c in state.change_requests.values() if c["status"] == "open")
+    async with open_app(lambda: ChangeRequestScreen(services, cr["space"], cr["number"])) as (app, pilot):
+        await pilot.press("a")
+        for _ in range(20):
+            if isinstance(app.screen, RequestReviewersModal):
+                break
+            await pilot.pause(0.05)
+        form = app.screen
+        assert isinstance(form, RequestReviewersModal)
+        picker = form.query_one(SelectionList)
+        first = str(picker.get_option_at_index(0).value)
+        await pilot.press("space", "ctrl+s")
+        await settle(pilot)
+        assert first in state.change_requests[cr["id"]]["requestedReviewers"]

@@ -172,6 +172,13 @@ class Decisions(FolioScreen):
         verb = STATUS_VERBS.get(target, f"Make it {target}")
         self._decide(question, "", verb, send, f"Could not make #{cr.number} {target}")
 
+    def action_ask_reviewers(self) -> None:
+        """``a``: pick members and ask them to review (a service without review requests says so)."""
+        from folio.tui.modals.change_request_forms import ask_for_reviewers
+
+        if (cr := self.cr) is not None:
+            ask_for_reviewers(self, self.services, self.space_id, cr.id, then=self.action_refresh)
+
     def action_pdf(self) -> None:
         self._pdf()
 

@@ -24,6 +24,7 @@ __all__ = ["BINDINGS", "NEEDS_CR", "fit_footer", "order_for", "why_cannot"]
 
 NEEDS_CR = {
     "review",
+    "ask_reviewers",
     "merge",
     "update_from_main",
     "pdf",
@@ -52,6 +53,7 @@ BINDINGS: list[BindingType] = [
     _binding("d", "edit_description", "Description", "edit-description", "Edit the description here"),
     _binding("e", "edit_in_editor", "Editor", "editor", "Edit the description in $EDITOR"),
     _binding("S", "cycle_status", "Status", "status", "Change the status: draft, open, archived (asks first)"),
+    _binding("a", "ask_reviewers", "Reviewers", "ask-reviewers", "Ask members of the organization to review it"),
 ]
 
 
@@ -64,6 +66,8 @@ def why_cannot(cr: ChangeRequest | None, action: str, *, failed: bool = False) -
     status = cr.status
     if action == "review" and not cr.is_active:
         return "It is merged: nothing to review." if status == "merged" else f"It is {status}: S opens it again."
+    if action == "ask_reviewers" and not cr.is_active:
+        return f"It is {status}: nobody can review it now."
     if action == "merge" and not cr.is_active:
         return f"Only an open change request can be merged; this one is {status}."
     if action == "update_from_main":
