@@ -6,6 +6,8 @@ the structure editor need (from the public OpenAPI description).
 
 from __future__ import annotations
 
+from typing import Any
+
 SPEC: list[tuple[str, str]] = [
     ("GET", "/orgs/{}/openapi"),
     ("POST", "/orgs/{}/openapi"),
@@ -188,3 +190,156 @@ OPTIONAL: set[tuple[str, str]] = {
 }
 
 ALL: list[tuple[str, str]] = SPEC + EXTRA
+
+
+# -- the models and the schemas they read ---------------------------------------------------------------------
+
+
+def response(method: str, template: str, status: str = "200", *inside: str) -> str:
+    """The JSON pointer of an operation's JSON answer schema (``inside``: further steps into it)."""
+    steps = ["paths", template, method.lower(), "responses", status, "content", "application/json", "schema", *inside]
+    return "#/" + "/".join(s.replace("~", "~0").replace("/", "~1") for s in steps)
+
+
+def _models() -> list[tuple[str, Any, str]]:
+    from folio.models import (
+        agent,
+        change_request,
+        comment,
+        common,
+        member,
+        openapi,
+        organization,
+        search,
+        site,
+        site_structure,
+        space,
+        translation,
+    )
+
+    def schema(name: str) -> str:
+        return "#/components/schemas/" + name
+
+    cr = "/spaces/{spaceId}/change-requests/{changeRequestId}"
+    site_path = "/orgs/{organizationId}/sites/{siteId}"
+    return [
+        # common
+        ("User", common.User, schema("User")),
+        ("ListEnvelope", common.ListEnvelope[Any], schema("List")),
+        ("Document", common.Document, schema("JSONDocument")),
+        ("Body", common.Body, schema("Document")),
+        ("ContentRef", common.ContentRef, schema("ContentRef")),
+        ("File", common.File, schema("RevisionFile")),
+        ("Page", common.Page, schema("RevisionPage")),
+        ("Variables", dict[str, common.VariableValue], schema("Variables")),
+        ("PagesList", common.PagesList, response("GET", "/spaces/{spaceId}/content/pages")),
+        ("Revision", common.Revision, schema("Revision")),
+        ("ApiInfo", common.ApiInfo, schema("ApiInformation")),
+        # spaces and collections
+        ("Space", space.Space, schema("Space")),
+        ("SpaceSummary", space.SpaceSummary, schema("Space")),
+        (
+            "OrgSpaceItem list",
+            common.ListEnvelope[space.OrgSpaceItem],
+            response("GET", "/orgs/{organizationId}/spaces"),
+        ),
+        (
+            "OrgSpaceSummary list",
+            common.ListEnvelope[space.OrgSpaceSummary],
+            response("GET", "/orgs/{organizationId}/spaces"),
+        ),
+        ("Collection", space.Collection, schema("Collection")),
+        ("MergeRules", organization.MergeRules, schema("MergeRulesSpaceConfiguration")),
+        ("MergeRule", organization.MergeRule, schema("MergeRule")),
+        # change requests and review
+        ("ChangeRequest", change_request.ChangeRequest, schema("ChangeRequest")),
+        (
+            "ChangeRequest list",
+            common.ListEnvelope[change_request.ChangeRequest],
+            response("GET", "/spaces/{spaceId}/change-requests"),
+        ),
+        ("MergeResult", change_request.MergeResult, response("POST", cr + "/merge")),
+        ("UpdateResult", change_request.UpdateResult, response("POST", cr + "/update")),
+        ("PdfLink", change_request.PdfLink, response("GET", cr + "/pdf")),
+        ("ChangeRequestChanges", change_request.ChangeRequestChanges, schema("RevisionSemanticChanges")),
+        ("SemanticChange", change_request.SemanticChange, schema("RevisionSemanticChange")),
+        ("ChangeRequestReview", change_request.ChangeRequestReview, schema("ChangeRequestReview")),
+        ("RequestedReviewer", change_request.RequestedReviewer, schema("ChangeRequestRequestedReviewer")),
+        (
+            "RequestReviewersResult",
+            change_request.RequestReviewersResult,
+            response("POST", cr + "/requested-reviewers"),
+        ),
+        # comments
+        ("Comment", comment.Comment, schema("Comment")),
+        ("CommentReply", comment.CommentReply, schema("CommentReply")),
+        ("EmojiReaction", comment.EmojiReaction, schema("EmojiReaction")),
+        ("UserContributor", comment.UserContributor, schema("UserContributor")),
+        # organizations and people
+        ("Organization", organization.Organization, schema("Organization")),
+        ("PingResult", organization.PingResult, response("POST", "/orgs/{organizationId}/ping")),
+        ("Member", member.Member, schema("OrganizationMember")),
+        ("MemberSpace", member.MemberSpace, schema("MemberContentPermission")),
+        (
+            "MemberTeam",
+            member.MemberTeam,
+            response(
+                "GET",
+                "/orgs/{organizationId}/members/{userId}/teams",
+                "200",
+                "allOf",
+                "1",
+                "properties",
+                "items",
+                "items",
+            ),
+        ),
+        ("Team", member.Team, schema("OrganizationTeam")),
+        ("TeamMember", member.TeamMember, schema("TeamMember")),
+        ("TeamMemberEntry", member.TeamMemberEntry, schema("OrganizationTeamMember")),
+        ("SamlProvider", member.SamlProvider, schema("OrganizationSAMLProvider")),
+        ("SsoLogin", member.SsoLogin, schema("OrganizationSSOProviderLogin")),
+        ("SsoLogins", member.SsoLogins, response("GET", "/orgs/{organizationId}/sso")),
+        ("Subdomain", member.Subdomain, schema("Subdomain")),
+        ("AgentInstructions", agent.AgentInstructions, schema("OrganizationAgentInstructions")),
+        # sites
+        ("Site", site.Site, schema("Site")),
+        ("SiteAds", site.SiteAds, schema("SiteAds")),
+        ("SiteFeature", site.SiteFeature, schema("SiteFeature")),
+        ("SiteProxy", site.SiteProxy, schema("SiteProxy")),
+        ("SiteAdaptiveSchema", site.SiteAdaptiveSchema, schema("SiteAdaptiveSchema")),
+        ("TemplateCondition", site.TemplateCondition, schema("SiteAdaptiveTemplateCondition")),
+        (
+            "TemplateConditions",
+            site.TemplateConditions,
+            response("GET", site_path + "/adaptive-schema/template-conditions"),
+        ),
+        ("SiteSpace", site_structure.SiteSpace, schema("SiteSpace")),
+        ("SiteSection", site_structure.SiteSection, schema("SiteSection")),
+        ("SiteSectionGroup", site_structure.SiteSectionGroup, schema("SiteSectionGroup")),
+        ("SiteStructure", site_structure.SiteStructure, schema("SiteStructure")),
+        ("SiteStructureItem", site_structure.SiteStructureItem, schema("SiteStructureItem")),
+        ("SiteStructureItemPointer", site_structure.SiteStructureItemPointer, schema("SiteStructureItemPointer")),
+        (
+            "SiteStructureItemMovePosition",
+            site_structure.SiteStructureItemMovePosition,
+            schema("SiteStructureItemMovePosition"),
+        ),
+        ("PublishedSite", site_structure.PublishedSite, schema("PublishedContentSite")),
+        # search, translations, OpenAPI descriptions
+        ("SearchPageResult", search.SearchPageResult, schema("SearchPageResult")),
+        ("SearchSpaceResult", search.SearchSpaceResult, schema("SearchSpaceResult")),
+        ("SearchSection", search.SearchSection, schema("SearchSectionResult")),
+        ("Translation", translation.Translation, schema("Translation")),
+        ("TranslationSource", translation.TranslationSource, schema("TranslationSource")),
+        ("TranslationResult", translation.TranslationResult, schema("TranslationResult")),
+        ("OpenAPISpec", openapi.OpenAPISpec, schema("OpenAPISpec")),
+        ("OpenAPISpecVersion", openapi.OpenAPISpecVersion, schema("OpenAPISpecVersion")),
+        ("OpenAPISpecContent", openapi.OpenAPISpecContent, schema("OpenAPISpecContent")),
+    ]
+
+
+MODELS: list[tuple[str, Any, str]] = _models()
+"""(name, the Folio type that reads it, the JSON pointer of the description's schema) for every model of an
+answer the description has. Request bodies (TemplateRequest, positions) and the models of operations the
+description lacks (links, backlinks, conversations: see OPTIONAL) have no schema to draw from."""
