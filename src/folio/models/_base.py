@@ -49,7 +49,8 @@ def _rounded(value: Any) -> Any:
 
 
 Count = Annotated[int, BeforeValidator(_rounded)]
-"""A count the description types ``number``: any JSON number reads, a fraction rounded to the nearest whole."""
+"""A count the description types ``number``: any JSON number reads, a fraction rounded to the nearest whole
+(ties to even)."""
 
 
 class Model(BaseModel):
