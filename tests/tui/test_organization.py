@@ -160,9 +160,7 @@ async def test_the_spaces_tab_lists_every_space(open_app: Any, org_screen: Any, 
         assert type(app.screen).__name__ == "SpaceScreen"
 
 
-async def test_a_screen_that_cannot_be_built_is_said_in_words(
-    open_app: Any, org_screen: Any, monkeypatch: Any
-) -> None:
+async def test_a_screen_that_cannot_be_built_is_said_in_words(open_app: Any, org_screen: Any, monkeypatch: Any) -> None:
     def missing(*args: Any) -> Any:
         raise ModuleNotFoundError("No module named 'folio.tui.screens.space'", name="folio.tui.screens.space")
 

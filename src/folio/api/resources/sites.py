@@ -14,11 +14,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from folio.api import limits
-from folio.api.transport import parse
 from folio.api.errors import ApiError, InvalidRequest, NotFound, NotOffered
 from folio.api.pagination import Paginator
 from folio.api.resources._base import UNSET, Resource, body, path
 from folio.api.resources.site_sections import check_icon, check_id
+from folio.api.transport import parse
 from folio.models.site import AGENTS_CONTEXTS, SITE_VISIBILITIES, AgentsContext, Site, SiteVisibility
 from folio.models.site_structure import (
     STRUCTURE_ITEM_TYPES,
