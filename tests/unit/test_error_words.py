@@ -28,3 +28,11 @@ def test_brief_words_leave_out_the_request() -> None:
     failed = errors.ServerError("Injected server error", method="POST", path="/spaces/s1/comments", status=503)
     assert "/spaces/s1" in error_message(failed).plain
     assert error_message(failed, doing="Not sent", brief=True).plain == "Not sent: Injected server error (503)"
+
+
+def test_a_sentence_and_the_request_read_as_one_line() -> None:
+    """#14: "Could not reach the service. — GET /orgs" had a full stop in the middle of the line."""
+    lost = errors.TransportError(method="GET", path="/orgs")
+    said = error_message(lost, doing="Could not load the organizations", hint="Press r to try again.").plain
+    assert said == "Could not load the organizations: Could not reach the service — GET /orgs. Press r to try again."
+    assert errors.TransportError().describe() == "Could not reach the service."

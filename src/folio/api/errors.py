@@ -78,7 +78,8 @@ class ApiError(Exception):
         """One line a person can read: what failed, where, and what the service said."""
         where = f"{self.method} {self.path}".strip()
         status = f" ({self.status})" if self.status else ""
-        return f"{self.message}{status}" + (f" — {where}" if where else "")
+        message = self.message.rstrip(".") if where else self.message  # "…service — GET /orgs", not "service. —"
+        return f"{message}{status}" + (f" — {where}" if where else "")
 
 
 class InvalidRequest(ApiError):
