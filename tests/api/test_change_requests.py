@@ -333,3 +333,67 @@ async def test_pdf_link(client: GitBookClient, state: SandboxState) -> None:
         await client.change_requests.pdf(record["space"], record["id"], only=True)
     with pytest.raises(errors.NotFound):
         await client.change_requests.pdf(record["space"], record["id"], page="no-such-page")
+
+
+# --- merge rules (issue 16) -----------------------------------------------------------------------------------
+
+
+def require(state: SandboxState, space_id: str, *rules: dict[str, Any]) -> None:
+    state.spaces[space_id]["mergeRules"] = {"type": "rules", "rules": list(rules)}
+
+
+async def test_merge_refused_until_the_specific_reviewer_approves(client: GitBookClient, state: SandboxState) -> None:
+    record = cr_of(state, "Failover: lower the DNS TTL first")
+    chen, before = user(state, "chen"), state.spaces[record["space"]]["revision"]
+    require(state, record["space"], {"rule": "require_specific_reviewers", "users": [chen]})
+    with pytest.raises(errors.Conflict) as refused:
+        await client.change_requests.merge(record["space"], record["id"])
+    assert "merge rules are not met" in refused.value.message
+    assert f"{state.users[chen]['displayName']} must approve it" in refused.value.message
+    assert record["status"] == "open" and state.spaces[record["space"]]["revision"] == before
+    me = state.default_user
+    state.tokens = {TOKEN: chen}
+    await client.reviews.submit(record["space"], record["id"], "changes-requested", "Not yet")
+    state.tokens = {TOKEN: me}
+    with pytest.raises(errors.Conflict):  # a verdict that is not an approval does not count
+        await client.change_requests.merge(record["space"], record["id"])
+    state.tokens = {TOKEN: chen}
+    await client.reviews.submit(record["space"], record["id"], "approved", None)
+    state.tokens = {TOKEN: me}
+    result = await client.change_requests.merge(record["space"], record["id"])
+    assert record["status"] == "merged" and state.spaces[record["space"]]["revision"] == result.revision
+
+
+async def test_merge_obeys_the_organization_rules_a_space_inherits(client: GitBookClient, state: SandboxState) -> None:
+    record = cr_of(state, "Failover: lower the DNS TTL first")
+    space = state.spaces[record["space"]]
+    assert space["mergeRules"] == {"type": "inherit"}
+    emeka = user(state, "emeka")
+    state.orgs[space["organization"]]["mergeRules"] = {
+        "type": "rules",
+        "rules": [{"rule": "require_specific_reviewers", "users": [emeka]}],
+    }
+    with pytest.raises(errors.Conflict) as refused:
+        await client.change_requests.merge(record["space"], record["id"])
+    assert "require_specific_reviewers" in refused.value.message
+    space["mergeRules"] = {"type": "none"}  # its own: no rules
+    await client.change_requests.merge(record["space"], record["id"])
+    assert record["status"] == "merged"
+
+
+async def test_merge_rules_bypass_and_the_simple_rules(client: GitBookClient, state: SandboxState) -> None:
+    record = cr_of(state, "Add pagination to the Robots API")  # outdated
+    space_id, me = record["space"], state.default_user
+    require(state, space_id, {"rule": "require_up_to_date_change_request"}, {"rule": "require_author_to_merge"})
+    with pytest.raises(errors.Conflict) as refused:
+        await client.change_requests.merge(space_id, record["id"])
+    assert "updated from main first" in refused.value.message
+    assert ("only its author" in refused.value.message) == (record["createdBy"] != me)
+    require(
+        state,
+        space_id,
+        {"rule": "require_up_to_date_change_request"},
+        {"rule": "allow_bypass", "users": [me]},
+    )
+    await client.change_requests.merge(space_id, record["id"])  # the caller may bypass the rules
+    assert record["status"] == "merged"

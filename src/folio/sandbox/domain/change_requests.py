@@ -10,6 +10,9 @@ None or ``{id, body (markdown), postedAt}``.
 ``outdated`` is derived: the space's current revision is no longer the one the change request starts from
 (``revisionMergedAncestor``, else ``revisionInitial``). A merge revision carries ``mergedFrom`` (the change
 request id). Reviews are in :mod:`folio.sandbox.domain.reviews`.
+
+A merge obeys the merge rules the space reports (the organization's when the space inherits): see
+:func:`merge_blockers`.
 """
 
 from __future__ import annotations
@@ -226,3 +229,76 @@ def cr_from_path(request: Request) -> Record:
 def still_active(cr: Record, doing: str) -> None:
     if cr["status"] in ("merged", "archived"):
         raise conflict(f"The change request is {cr['status']}: it cannot be {doing}")
+
+
+# --- merge rules --------------------------------------------------------------------------------------------
+
+
+def merge_rules_of(state: SandboxState, space: Record) -> list[Record]:
+    """The rules a merge in ``space`` obeys: the space's own, or its organization's when it inherits (none for
+    ``{type: none}``)."""
+    rules = space.get("mergeRules") or {"type": "inherit"}
+    if rules.get("type") == "inherit":
+        rules = state.orgs.get(space["organization"], {}).get("mergeRules") or {"type": "none"}
+    return [r for r in rules.get("rules") or [] if isinstance(r, dict)] if rules.get("type") == "rules" else []
+
+
+def _verdicts(cr: Record) -> dict[str, str]:
+    """Reviewer -> the status of their latest review that is not outdated."""
+    out: dict[str, str] = {}
+    for review in cr.get("reviews") or []:  # oldest first: a later one replaces an earlier one
+        if not review.get("outdated"):
+            out[review["reviewer"]] = review["status"]
+    return out
+
+
+def _name(state: SandboxState, uid: str) -> str:
+    user = state.users.get(uid) or {}
+    return str(user.get("displayName") or user.get("email") or uid)
+
+
+def merge_blockers(state: SandboxState, cr: Record, user: str) -> list[str]:
+    """Why ``user`` may not merge ``cr`` under the merge rules, one sentence a broken rule (empty: it may).
+
+    A reviewer's say is their latest review that is not outdated. ``allow_bypass`` lets its users merge whatever
+    the other rules say. Not enforced here: ``custom`` (an expression of the service's own syntax) and
+    ``require_agent_review`` (the sandbox has no agent)."""
+    rules = merge_rules_of(state, state.spaces[cr["space"]])
+    if any(r.get("rule") == "allow_bypass" and user in (r.get("users") or []) for r in rules):
+        return []
+    verdicts = _verdicts(cr)
+    approved = {uid for uid, status in verdicts.items() if status == "approved"}
+    out: list[str] = []
+    for rule in rules:
+        name, users = rule.get("rule"), [u for u in rule.get("users") or [] if isinstance(u, str)]
+        if name == "require_specific_reviewers" and (missing := [u for u in users if u not in approved]):
+            out.append(f"{', '.join(_name(state, u) for u in missing)} must approve it (require_specific_reviewers)")
+        elif name == "require_one_of_specific_reviewers" and users and not approved & set(users):
+            who = " or ".join(_name(state, u) for u in users)
+            out.append(f"{who} must approve it (require_one_of_specific_reviewers)")
+        elif name == "require_at_least_one_review" and not verdicts:
+            out.append("it needs a review (require_at_least_one_review)")
+        elif name == "require_at_least_one_approved_review" and not approved:
+            out.append("it needs an approval (require_at_least_one_approved_review)")
+        elif name == "require_all_reviews_approved" and set(verdicts) - approved:
+            out.append("every review must approve it (require_all_reviews_approved)")
+        elif name == "require_up_to_date_change_request" and is_outdated(state, cr):
+            out.append("it must be updated from main first (require_up_to_date_change_request)")
+        elif name == "require_change_request_subject" and not (cr.get("subject") or "").strip():
+            out.append("it needs a subject (require_change_request_subject)")
+        elif name == "require_change_request_description" and not _has_text(cr.get("description")):
+            out.append("it needs a description (require_change_request_description)")
+        elif name == "require_author_to_merge" and user != cr["createdBy"]:
+            out.append(f"only its author, {_name(state, cr['createdBy'])}, may merge it (require_author_to_merge)")
+    return out
+
+
+def _has_text(node: Any) -> bool:
+    """Whether a rich-text document (or any part of one) holds some non-blank text."""
+    if isinstance(node, dict):
+        if isinstance(node.get("text"), str) and node["text"].strip():
+            return True
+        return any(_has_text(v) for k, v in node.items() if k in ("nodes", "leaves"))
+    if isinstance(node, list):
+        return any(_has_text(v) for v in node)
+    return False

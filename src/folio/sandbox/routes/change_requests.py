@@ -15,6 +15,7 @@ from folio.sandbox.domain.change_requests import (
     TRANSITIONS,
     check_document,
     cr_from_path,
+    merge_blockers,
     merge_change_request,
     open_change_request,
     open_comment_counts,
@@ -122,6 +123,10 @@ async def merge(request: Request) -> Response:
     state, cr, user = state_of(request), cr_from_path(request), current_user(request)
     still_active(cr, "merged")
     require_rank(state, cr, user, "review", "merge a change request")
+    if blockers := merge_blockers(state, cr, user):
+        # 409, as for a change request that is merged or archived: the request is sound, the change request's state
+        # (its reviews, its subject...) is what stands in the way, and it can change.
+        raise conflict("The merge rules are not met: " + "; ".join(blockers) + ".")
     return ok({"revision": merge_change_request(state, cr, user), "result": "merge"})
 
 
