@@ -1,0 +1,88 @@
+"""The review lint against the seeded sandbox: the broken links a change request introduces (and not those main
+already has), asserted on change requests made in the sandbox."""
+
+from __future__ import annotations
+
+import pytest
+
+from folio.api import GitBookClient
+from folio.sandbox import SandboxState
+from folio.sandbox.domain.change_requests import open_change_request
+from folio.sandbox.seed.change_requests import Edit, commit, delete, edit
+from folio.sandbox.state import Record
+from folio.services import Services
+from folio.services.review_lint import BrokenLink, ReviewLint
+
+
+def space_id(state: SandboxState, title: str) -> str:
+    return next(sid for sid, s in state.spaces.items() if s["title"] == title and s["organization"] == state.demo_org)
+
+
+def make_cr(state: SandboxState, space: str, edits: list[Edit], subject: str = "Lint me") -> Record:
+    record = open_change_request(state, space, state.default_user, subject=subject, at=state.now())
+    commit(state, record, edits, state.now())
+    return record
+
+
+@pytest.fixture
+def lint(client: GitBookClient) -> ReviewLint:
+    return Services(client).review_lint
+
+
+async def test_broken_links_introduced_by_a_deletion_and_an_edit(lint: ReviewLint, state: SandboxState) -> None:
+    space = space_id(state, "Getting Started")
+    cr = make_cr(
+        state,
+        space,
+        [delete("Installation"), edit("Troubleshooting", "", "\nRead [the FAQ](/pages/no-such-faq) too.\n")],
+    )
+    found = await lint.introduced_broken_links(space, cr["id"])
+    assert set(found) == {
+        BrokenLink(_id(state, space, "Welcome"), "Welcome", "page “Installation” (removed)"),
+        BrokenLink(_id(state, space, "Troubleshooting"), "Troubleshooting", "a missing page (no-such-faq)"),
+    }
+    # Troubleshooting's link to "Network setup" was already broken on main: not this change request's doing.
+    assert all("Network" not in b.target for b in found)
+
+
+async def test_an_unrelated_edit_breaks_nothing(lint: ReviewLint, state: SandboxState) -> None:
+    space = space_id(state, "Getting Started")
+    cr = make_cr(state, space, [edit("Troubleshooting", "", "\nRestart the robot first.\n")])
+    assert await lint.introduced_broken_links(space, cr["id"]) == []
+
+
+async def test_a_removed_file_still_linked_is_named(lint: ReviewLint, state: SandboxState) -> None:
+    space = space_id(state, "Getting Started")
+    cr = make_cr(state, space, [])
+    revision = state.revisions[cr["revision"]]
+    [diagram, *rest] = revision["files"]
+    revision["files"] = rest
+    found = await lint.introduced_broken_links(space, cr["id"])
+    assert found == [BrokenLink(_id(state, space, "Welcome"), "Welcome", f"file “{diagram['name']}” (removed)")]
+
+
+async def test_without_the_space_links_read_every_page_is_asked(
+    lint: ReviewLint, state: SandboxState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A service without ``/spaces/{id}/links``: each page's links are read on main and in the change request."""
+    real = lint._client.spaces.links
+
+    def missing(*args: object, **kwargs: object) -> object:
+        paginator = real(*args, **kwargs)  # type: ignore[arg-type]
+        paginator.path += "-not-offered"
+        return paginator
+
+    monkeypatch.setattr(lint._client.spaces, "links", missing)
+    space = space_id(state, "Getting Started")
+    cr = make_cr(state, space, [delete("Troubleshooting")])
+    found = await lint.introduced_broken_links(space, cr["id"])
+    assert found == [
+        BrokenLink(_id(state, space, "Your first robot"), "Your first robot", "page “Troubleshooting” (removed)")
+    ]
+
+
+def _id(state: SandboxState, space: str, title: str) -> str:
+    from folio.sandbox.revisions import walk
+
+    pages = state.revisions[state.spaces[space]["revision"]]["pages"]
+    return str(next(p["id"] for p, _, _ in walk(pages) if p["title"] == title))
