@@ -19,3 +19,24 @@ def test_plain_text_and_joined_emoji_are_left_alone() -> None:
         text = Text(value)
         shown_plainly.highlight(text)
         assert text.plain == value
+
+
+async def test_a_text_field_draws_control_characters_as_marks_and_keeps_the_value() -> None:
+    """#14: a multi-line field (a description, a comment being edited) sent ESC from the value to the terminal."""
+    from textual.app import App, ComposeResult
+
+    from folio.tui.widgets.plain import PlainTextArea
+
+    value = "ab\x1b]0;title\x07cd\u202eef\nline \x08two"
+
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            yield PlainTextArea(value, soft_wrap=True)
+
+    app = Host()
+    async with app.run_test(size=(40, 6)):
+        area = app.query_one(PlainTextArea)
+        drawn = [segment.text for y in range(2) for segment in area.render_line(y)]
+        assert not any(char in text for text in drawn for char in "\x1b\x07\u202e\x08")
+        assert "ab\u241b]0;title\u2407cd\ufffdef" in "".join(drawn)
+        assert area.text == value  # the exact value is what a save sends

@@ -36,7 +36,7 @@ from folio.services.writes import field_of, may_have_reached
 from folio.tui.errors import error_message
 from folio.tui.modals.drafts import DraftSlot
 from folio.tui.safe import safe
-from folio.tui.widgets.plain import shown_plainly
+from folio.tui.widgets.plain import PlainTextArea, shown_plainly
 
 __all__ = ["NOT_CHECKED", "Field", "FormModal"]
 
@@ -168,7 +168,7 @@ class FormModal(ModalScreen[T | None], Generic[T]):
         value = self.initial.get(field.name)
         widget: Widget
         if field.kind == "text":
-            widget = TextArea(str(value or ""), id=f"field-{field.name}", soft_wrap=True, tab_behavior="focus")
+            widget = PlainTextArea(str(value or ""), id=f"field-{field.name}", soft_wrap=True, tab_behavior="focus")
             widget.styles.height = field.height
         elif field.kind == "choice":
             buttons = [

@@ -25,6 +25,7 @@ from folio.tui.clipboard import copy
 from folio.tui.errors import error_message, notify_error
 from folio.tui.fresh import cache_first
 from folio.tui.safe import safe
+from folio.tui.widgets.plain import PlainTextArea
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import Column, ResourceList, Row
 
@@ -86,7 +87,7 @@ class AdaptiveSchemaEditor(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(Content("Loading the visitor schema…"), classes="adaptive--status")
-        yield TextArea("", id="adaptive-json", soft_wrap=True, tab_behavior="focus", show_line_numbers=True)
+        yield PlainTextArea("", id="adaptive-json", soft_wrap=True, tab_behavior="focus", show_line_numbers=True)
         yield Static(classes="adaptive--problems")
         yield Static(
             Content("Template conditions · offered in the structure's condition fields · y or enter copies one"),
