@@ -10,11 +10,7 @@ from folio.services.mentions import Person, markdown_of, pick
 
 
 def space_of(state: SandboxState, title: str = "Getting Started") -> str:
-    return next(s["id"] for s in state.spaces.values() if s["title"] == title)
-
-
-def name_of(state: SandboxState, user_id: str) -> str:
-    return str(state.users[user_id]["displayName"])
+    return str(next(s["id"] for s in state.spaces.values() if s["title"] == title))
 
 
 async def test_commenters_come_first_then_the_members(client: GitBookClient, state: SandboxState) -> None:
