@@ -8,10 +8,10 @@ import pytest
 from folio.api import GitBookClient
 from folio.sandbox import SandboxState
 from folio.sandbox.domain.change_requests import open_change_request
-from folio.sandbox.seed.change_requests import Edit, commit, delete, edit
+from folio.sandbox.seed.change_requests import Edit, commit, create, delete, edit
 from folio.sandbox.state import Record
 from folio.services import Services
-from folio.services.review_lint import BrokenLink, ReviewLint
+from folio.services.review_lint import BrokenLink, LintItem, ReviewLint, is_empty
 
 
 def space_id(state: SandboxState, title: str) -> str:
@@ -79,6 +79,64 @@ async def test_without_the_space_links_read_every_page_is_asked(
     assert found == [
         BrokenLink(_id(state, space, "Your first robot"), "Your first robot", "page “Troubleshooting” (removed)")
     ]
+
+
+async def test_lint_flags_empty_pages_removals_large_deletions_and_missing_descriptions(
+    lint: ReviewLint, state: SandboxState
+) -> None:
+    space = space_id(state, "Getting Started")
+
+    def described(title: str) -> Edit:
+        def apply(state: SandboxState, pages: list[Record], at: str) -> None:
+            from folio.sandbox.revisions import walk
+
+            next(p for p, _, _ in walk(pages) if p["title"] == title)["description"] = "What to do first."
+
+        return apply
+
+    welcome = state.revisions[state.spaces[space]["revision"]]["pages"][0]
+    assert welcome["title"] == "Welcome"
+    cr = make_cr(
+        state,
+        space,
+        [
+            create("Glossary", "# Glossary\n\n"),
+            delete("Troubleshooting"),
+            edit("Welcome", welcome["markdown"], "# Welcome\n\nShort now.\n"),
+            described("Welcome"),
+        ],
+    )
+    record = await lint._client.change_requests.get(space, cr["id"])
+    report = await lint.lint(space, record)
+    found = {(i.kind, i.page_title) for i in report.items}
+    assert ("empty", "Glossary") in found and ("no-description", "Glossary") in found
+    assert ("large-deletion", "Welcome") in found and ("no-description", "Welcome") not in found
+    linked = next(i for i in report.items if i.kind == "linked")
+    assert linked == LintItem(
+        "linked", _id(state, space, "Troubleshooting"), "Troubleshooting", "Deleted; linked from “Your first robot”."
+    )
+    broken = [i for i in report.items if i.kind == "broken-link"]
+    assert [(i.page_title, i.text) for i in broken] == [
+        ("Your first robot", "Links to page “Troubleshooting” (removed).")
+    ]
+    assert report.items[0].kind == "broken-link" and report.unchecked == []
+    welcome_cut = next(i for i in report.items if i.kind == "large-deletion")
+    assert welcome_cut.text.startswith("Removes ") and "%" in welcome_cut.text
+
+
+async def test_lint_names_a_removed_file_a_page_uses(lint: ReviewLint, state: SandboxState) -> None:
+    space = space_id(state, "Getting Started")
+    cr = make_cr(state, space, [])
+    revision = state.revisions[cr["revision"]]
+    diagram = revision["files"].pop(0)
+    report = await lint.lint(space, await lint._client.change_requests.get(space, cr["id"]))
+    texts = [i.text for i in report.items if i.kind == "linked"]
+    assert texts == [f"Removes the file “{diagram['name']}”, used on “Welcome”."]
+
+
+def test_a_page_of_headings_only_is_empty() -> None:
+    assert is_empty("# Title\n\n## Later\n") and is_empty(None) and is_empty("  \n")
+    assert not is_empty("# Title\n\nOne line.\n")
 
 
 def _id(state: SandboxState, space: str, title: str) -> str:
