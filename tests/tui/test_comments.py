@@ -133,7 +133,9 @@ async def test_panel_groups_by_page_and_block_and_filters(
         await pilot.press("f")
         assert panel.status == "resolved"
         resolved = texts(panel)
-        assert resolved[0] == "Roles and permissions (1)" and resolved[1] == "¶ A block of this page"
+        # The block is titled by its first words (the seeded node is a real block of the page), never its id.
+        assert resolved[0] == "Roles and permissions (1)"
+        assert resolved[1] == "¶ “Admins manage members; editors edit content.”"
         assert resolved[2] == "Typo: recieve → receive."
         await pilot.press("f")
         assert panel.status == "all" and len(panel.browser.list.visible_rows) == 4 + 4 + 1
@@ -445,7 +447,8 @@ async def test_a_thread_inside_a_change_request(services: Services, state: Sandb
     async with open_app(host(services, state, "Getting Started", cr["id"]), size=SIZE) as (app, pilot):
         screen = await open_thread(app, pilot, record["id"])
         assert screen.change_request == cr["id"] and len(screen.posts) == 1 + len(record["replies"])
-        assert str(screen.query_one("#thread-where", Static).render()).startswith("On block ")
+        where = str(screen.query_one("#thread-where", Static).render())
+        assert where == "On “Check the network and retry `nw register --scan`.” of “Troubleshooting”"
         await pilot.press("c")
         await settle(pilot)
         await type_text(pilot, "Aligned now")

@@ -75,7 +75,7 @@ class BlockGroup:
             return "On the page"
         if self.text:
             return f"¶ “{first_line(self.text, 60)}”"
-        return f"Block {self.node_id}"
+        return "¶ A block of this page"  # never the node's id: it means nothing to a reader
 
 
 @dataclass

@@ -23,6 +23,7 @@ from folio.api.errors import ApiError, InvalidRequest, NotFound, Offline
 from folio.api.limits import check_length
 from folio.api.resources.comments import EMOJI_MAX
 from folio.models.common import Page
+from folio.services.blocks import Block, locate_blocks
 from folio.services.comment_listing import (
     COMMON_REACTIONS,
     MAX_BLOCK_PAGES,
@@ -140,6 +141,14 @@ class CommentService:
         except ApiError:
             return None
 
+    async def page_blocks(
+        self, space_id: str, page_id: str, markdown: str, *, change_request: Cr = None
+    ) -> list[Block] | None:
+        """The blocks of a page of the content (with the keys a comment targets) placed on the lines of its
+        ``markdown``: what a line of a diff comments on. None when the page cannot be read."""
+        page = await self._page(space_id, page_id, change_request)
+        return None if page is None else locate_blocks(markdown, page.document)
+
     async def thread(self, space_id: str, comment_id: str, *, change_request: Cr = None) -> Thread:
         """The comment, its replies (oldest first) and where it sits (page title, block text or id)."""
         comment = await self._client.comments.get(
@@ -169,9 +178,11 @@ class CommentService:
         title = f"“{page.title or 'Untitled'}”" if page else f"page {comment.page_id} (not in the current content)"
         if comment.target.node is None:
             return f"On {title}"
-        node = comment.target.node.id
-        text = find_block(page.document if page else None, node)
-        return f"On {f'“{first_line(text, 60)}”' if text else f'block {node}'} of {title}"
+        text = find_block(page.document if page else None, comment.target.node.id)
+        if text:
+            return f"On “{first_line(text, 60)}” of {title}"
+        # Never the node's id: a page read without the block has lost it; an unread page may still hold it.
+        return f"On a block no longer in the page {title}" if page else f"On a block of {title}"
 
     # -- writes ------------------------------------------------------------------------------------------------
     #
@@ -230,7 +241,12 @@ class CommentService:
         where: str | None = None,
     ) -> Comment | Queued:
         """Comment on a page or one of its blocks (``node``), or without ``page`` on the whole content.
-        Offline: queued (``where`` says where in words, for the outbox)."""
+        Offline: queued (``where`` says where in words, for the outbox). During a pending review: held."""
+        pending = self._services.pending_review
+        if change_request is not None and pending.holding(space_id, change_request):
+            return pending.hold(
+                space_id, change_request, "comment", markdown, where=where or "a comment", page=page, node=node
+            )
         if (outbox := self._offline_outbox()) is not None:
             self._check_markdown(markdown)
             payload = {"space": space_id, "change_request": change_request, "page": page, "node": node}
@@ -243,6 +259,11 @@ class CommentService:
     async def reply(
         self, space_id: str, comment_id: str, markdown: str, *, change_request: Cr = None, where: str | None = None
     ) -> CommentReply | Queued:
+        pending = self._services.pending_review
+        if change_request is not None and pending.holding(space_id, change_request):
+            return pending.hold(
+                space_id, change_request, "reply", markdown, where=where or "a reply", comment=comment_id
+            )
         if (outbox := self._offline_outbox()) is not None:
             self._check_markdown(markdown)
             payload = {"space": space_id, "change_request": change_request, "comment": comment_id, "markdown": markdown}

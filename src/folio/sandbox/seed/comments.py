@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from folio.models.common import document_text
 from folio.sandbox.clock import parse_iso
+from folio.sandbox.domain.block_keys import with_keys
+from folio.sandbox.domain.content import markdown_document
 from folio.sandbox.revisions import diff_pages, walk
-from folio.sandbox.seed.comments_data import CR_DISCUSSIONS, CR_THREADS, THREADS, Thread
+from folio.sandbox.seed.comments_data import BLOCK_HINTS, CR_DISCUSSIONS, CR_THREADS, THREADS, Thread
 from folio.sandbox.state import Record, SandboxState
 
 
@@ -41,6 +44,21 @@ def _titled(state: SandboxState, revision: str, title: str) -> Record | None:
     return next((p for p in _pages(state, revision) if p.get("title") == title), None)
 
 
+def _block_key(page: Record, text: str) -> str | None:
+    """The key of the block of ``page`` a thread is about: the one holding the thread's hint (``BLOCK_HINTS``),
+    else the first that is not a heading (a list's first item rather than the list), else the first."""
+    document = with_keys(markdown_document(page.get("markdown") or ""), page["id"])
+    blocks: list[Record] = []
+    for node in document["nodes"]:
+        items = [n for n in node.get("nodes") or [] if n.get("type") == "list-item"]
+        blocks.extend(items or [node])
+    hint = next((h for start, h in BLOCK_HINTS.items() if text.startswith(start)), None)
+    chosen = next((b for b in blocks if hint and hint.lower() in document_text(b).lower()), None)
+    chosen = chosen or next((b for b in blocks if not str(b.get("type", "")).startswith("heading")), None)
+    chosen = chosen or (blocks[0] if blocks else None)
+    return str(chosen["key"]) if chosen else None
+
+
 def _thread(
     state: SandboxState, space: Record, cr: Record | None, spec: Thread, people: list[str], page: Record | None
 ) -> None:
@@ -55,7 +73,9 @@ def _thread(
         target["page"] = {"id": page["id"]}
         title = page.get("title") or title
         if kind == "node":
-            target["node"] = {"id": state.new_id(12)}
+            state.new_id(12)  # drawn as before, so every id drawn after it stays what it was
+            if (key := _block_key(page, text)) is not None:  # a page without blocks: the thread is on the page
+                target["node"] = {"id": key}
     posted = now - timedelta(hours=hours_ago)
     if cr and cr.get("createdAt"):  # never before the change request was opened
         posted = min(max(posted, parse_iso(cr["createdAt"]) + timedelta(minutes=10)), now)

@@ -283,3 +283,13 @@ CR_THREADS: list[Thread] = [
     ),
     ("page", "Please ask the API writers to review **{title}** before merging.", 1, 4, True, [], [("👍", [2])]),
 ]
+
+# The block a thread on a block is about: the first block of its page whose text holds the hint (by the thread's
+# first words); a thread without a hint is about the page's first block that is not a heading.
+BLOCK_HINTS: dict[str, str] = {
+    "Could this step link": "install",
+    "This row of": "channel",
+    "Where does the 2%": "2%",
+    "Is the Windows installer": "Windows",
+    "Why does **{title}** move first": "within two working days",
+}
