@@ -14,6 +14,7 @@ import json
 import os
 import re
 import tempfile
+import time
 from pathlib import Path
 
 from folio.config.paths import paths
@@ -56,14 +57,29 @@ class ViewedMarks:
             if isinstance(pages, list)
         }
 
-    def _write(self, cr_id: str, revisions: dict[str, list[str]]) -> None:
+    def _times(self, cr_id: str) -> dict[str, float]:
+        """When each revision's marks last changed (seconds since the epoch; files of older versions have none)."""
+        try:
+            data = json.loads(self.path_for(cr_id).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        times = data.get("markedAt") if isinstance(data, dict) else None
+        if not isinstance(times, dict):
+            return {}
+        return {str(r): float(t) for r, t in times.items() if isinstance(t, int | float) and not isinstance(t, bool)}
+
+    def _write(self, cr_id: str, revisions: dict[str, list[str]], *, touched: str | None = None) -> None:
         target = self.path_for(cr_id)
         target.parent.mkdir(parents=True, exist_ok=True)
         kept = dict(list(revisions.items())[-KEEP_REVISIONS:])
+        times = self._times(cr_id)
+        if touched is not None:
+            times[touched] = time.time()
         fd, temp = tempfile.mkstemp(prefix=".viewed-", suffix=".json", dir=target.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"changeRequest": cr_id, "revisions": kept}, handle, indent=1)
+                marked = {rev: times[rev] for rev in kept if rev in times}
+                json.dump({"changeRequest": cr_id, "revisions": kept, "markedAt": marked}, handle, indent=1)
             os.replace(temp, target)
         except BaseException:
             Path(temp).unlink(missing_ok=True)
@@ -82,6 +98,33 @@ class ViewedMarks:
         else:
             marks.pop(page_id, None)
         revisions[revision] = list(marks)  # re-inserted last: the most recently used revision is kept longest
+        self._write(cr_id, revisions, touched=revision)
+        return set(marks)
+
+    def last_marked(self, cr_id: str, *, other_than: str | None = None) -> tuple[str, float | None] | None:
+        """The revision whose marks the reviewer set last (other than ``other_than``: the current one) with when
+        they did (None: marked by an older Folio that kept no time), or None when no other revision has marks.
+        Marks only carried over (:meth:`carry`) carry no time: a revision the reviewer marked is preferred."""
+        times = self._times(cr_id)
+        untimed: tuple[str, float | None] | None = None
+        for revision, pages in reversed(self._read(cr_id).items()):
+            if revision == other_than or not pages:
+                continue
+            if revision in times:
+                return revision, times[revision]
+            untimed = untimed or (revision, None)
+        return untimed
+
+    def carry(self, cr_id: str, revision: str, page_ids: set[str]) -> set[str]:
+        """Add marks to ``revision`` for ``page_ids`` (pages viewed in an earlier revision and untouched since),
+        without making it the most recently marked revision; returns the revision's marks after."""
+        revisions = self._read(cr_id)
+        marks = dict.fromkeys(revisions.get(revision, []))
+        added = [p for p in page_ids if p not in marks]
+        if not added:
+            return set(marks)
+        marks.update(dict.fromkeys(sorted(added)))
+        revisions[revision] = list(marks)
         self._write(cr_id, revisions)
         return set(marks)
 
