@@ -29,7 +29,22 @@ def test_the_default_folder_is_under_the_state_dir(isolated_home: Path) -> None:
     path = isolated_home / "state" / "viewed" / "abcDEF123.json"
     assert path.is_file()
     data = json.loads(path.read_text())
-    assert data == {"changeRequest": "abcDEF123", "revisions": {"r1": ["p1"]}}
+    assert data["changeRequest"] == "abcDEF123" and data["revisions"] == {"r1": ["p1"]}
+    assert set(data["markedAt"]) == {"r1"}  # when the revision's marks last changed
+
+
+def test_the_last_marked_revision_and_carried_marks(tmp_path: Path) -> None:
+    marks = ViewedMarks(tmp_path)
+    assert marks.last_marked("cr") is None
+    marks.set_viewed("cr", "r1", "a")
+    marks.set_viewed("cr", "r1", "b")
+    assert marks.carry("cr", "r2", {"a"}) == {"a"}
+    last = marks.last_marked("cr", other_than="r3")
+    assert last is not None and last[0] == "r1" and last[1] is not None  # carried marks are not a look
+    marks.set_viewed("cr", "r2", "c")
+    assert marks.viewed("cr", "r2") == {"a", "c"}
+    assert marks.last_marked("cr", other_than="r3")[0] == "r2"  # type: ignore[index]
+    assert marks.last_marked("cr", other_than="r2")[0] == "r1"  # type: ignore[index]
 
 
 def test_odd_ids_never_escape_the_folder(tmp_path: Path) -> None:
