@@ -7,13 +7,14 @@ results at a time, with the earlier searches kept per organization.
     more = await search.organization(org_id, words, page=page.next)
     spans = match_spans("Install the agent", words)     # where the words are, to highlight them
 
-The pure parts (:func:`check_words`, :func:`match_spans`, :func:`anchor_of`, :class:`SearchHistory`) are
-unit-tested; the service never imports Textual.
+The pure parts (:func:`check_words`, :func:`match_spans`, :func:`anchor_of`, :func:`section_index`,
+:class:`SearchHistory`) are unit-tested; the service never imports Textual.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -34,7 +35,9 @@ __all__ = [
     "SpaceHits",
     "anchor_of",
     "check_words",
+    "heading_slugs",
     "match_spans",
+    "section_index",
 ]
 
 QUERY_MAX = 512
@@ -76,6 +79,29 @@ def match_spans(text: str, words: str) -> list[tuple[int, int]]:
         else:
             merged.append((start, end))
     return merged
+
+
+def heading_slugs(heading: str) -> set[str]:
+    """The anchors a heading may have in a URL's fragment: GitBook's slug (lower case, every other run of
+    characters a dash), with and without its accents, and GitHub's (spaces to dashes, punctuation dropped)."""
+    lower = " ".join(heading.split()).casefold()
+    bare = "".join(c for c in unicodedata.normalize("NFKD", lower) if not unicodedata.combining(c))
+    found = {re.sub(r"[^\w]+", "-", text, flags=re.UNICODE).strip("-_") for text in (lower, bare)}
+    found.add(re.sub(r"[^a-z0-9]+", "-", bare).strip("-"))
+    found.add(re.sub(r"[^\w\- ]", "", lower).replace(" ", "-"))
+    return {slug for slug in found if slug}
+
+
+def section_index(headings: Iterable[str], anchor: str) -> int | None:
+    """Which of a page's ``headings`` (in order) the section ``anchor`` is (None: none of them; the first
+    of equal headings)."""
+    wanted = anchor.strip().lstrip("#").casefold()
+    if not wanted:
+        return None
+    for index, heading in enumerate(headings):
+        if wanted in heading_slugs(heading):
+            return index
+    return None
 
 
 def anchor_of(section: SearchSection) -> str | None:

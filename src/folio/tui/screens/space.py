@@ -2,8 +2,10 @@
 one under the cursor is used), links (broken ones marked), change requests, comments and the current revision
 (compared with a change request's content). A line under the header says how the space is set up (visibility,
 edit mode, Git sync, language, open change requests and comments). Each list loads in a worker of its own the
-first time its tab is shown; ``r`` reloads the space and the tab in front. The space is changed from here: ``e``
-edit, ``L`` lock or unlock, ``d`` duplicate, ``t`` transfer, ``D`` delete (``folio.tui.modals.content_actions``)."""
+first time its tab is shown; ``r`` reloads the space and the tab in front, and a write to its comments or change
+requests (here or on a screen above) reloads the line's counts. ``ctrl+f`` searches the space; a search hit opens
+its page at its section. The space is changed from here: ``e`` edit, ``L`` lock or unlock, ``d`` duplicate, ``t``
+transfer, ``D`` delete (``folio.tui.screens.space_changes``)."""
 
 from __future__ import annotations
 
@@ -22,10 +24,10 @@ from folio.services.space_admin import space_header
 from folio.tui import styles_dir
 from folio.tui.errors import error_message, notify_error
 from folio.tui.fresh import cache_first
-from folio.tui.modals import content_actions as flows
 from folio.tui.navigation import Open
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.screens.space_changes import SPACE_ACTIONS, SpaceChanges, space_why_not
 from folio.tui.widgets.page_tree import PageTree
 from folio.tui.widgets.page_view import PageView
 from folio.tui.widgets.resource_browser import ResourceBrowser
@@ -41,7 +43,6 @@ if TYPE_CHECKING:
 __all__ = ["SpaceScreen"]
 
 TABS = ("tab-pages", "tab-files", "tab-links", "tab-crs", "tab-comments", "tab-revision")
-SPACE_ACTIONS = ("edit_space", "lock_space", "duplicate_space", "transfer_space", "delete_space")
 NARROW = 70
 """Below this many columns the page tree sits above the page instead of beside it."""
 
@@ -50,7 +51,7 @@ def _tab_binding(key: str, tab: str, label: str, tooltip: str) -> Binding:
     return Binding(key, f"show_tab('{tab}')", label, show=False, id=f"space.{tab}", tooltip=tooltip)
 
 
-class SpaceScreen(FolioScreen):
+class SpaceScreen(FolioScreen, SpaceChanges):
     """A space's pages, files, links, change requests and comments."""
 
     ROUTE: ClassVar[str | None] = "space"
@@ -66,8 +67,8 @@ class SpaceScreen(FolioScreen):
         _tab_binding("6", "tab-revision", "Revision", "Show the current revision; compare it with a change request"),
         Binding("space", "show_page", "Show page", show=False, id="space.show-page",
                 tooltip="Show the page under the cursor"),
-        Binding("F", "search_space", "Search", show=False, id="space.search",
-                tooltip="Search this space's pages"),
+        Binding("ctrl+f", "search_space", "Search", show=False, priority=True, id="space.search",
+                tooltip="Search this space's pages (the hit opens at its section)"),
         Binding("l", "page_links", "Page links", show=False, id="space.page-links",
                 tooltip="The links of the page under the cursor, broken ones marked"),
         Binding("e", "edit_space", "Edit", id="space.edit",
@@ -89,11 +90,15 @@ class SpaceScreen(FolioScreen):
         title: str | None = None,
         trail: tuple[str, ...] = (),
         page_id: str | None = None,
+        anchor: str | None = None,
     ) -> None:
         super().__init__(services, trail=trail)
         self.space_id = space_id
         self.page_id = page_id
         """The page to show first (a search hit opens its page)."""
+        self.hit_anchor = anchor
+        """The section of that page to scroll to (a search hit's), until another page is shown."""
+        self._seen: tuple[int, ...] = ()
         # Until the Services container has a `space` property, the screen makes its own over the client.
         self.spaces: SpaceService = services.space
         self.space: Space | None = None
@@ -210,6 +215,7 @@ class SpaceScreen(FolioScreen):
     @work(exclusive=True, group="space-info", exit_on_error=False)
     @cache_first
     async def load_space(self) -> None:
+        self._seen = self._versions()  # a write after this read is what makes the counts stale
         facts = self.query_one("#space-facts", Static)
         try:
             space = await self.spaces.space(self.space_id)
@@ -251,14 +257,32 @@ class SpaceScreen(FolioScreen):
         if first is not None:
             self.show_entry(first)
 
+    def _versions(self) -> tuple[int, ...]:
+        """Where the writes to this space's comments and change requests are at (``services.changes``)."""
+        changes = self.services.changes
+        return tuple(changes.version((topic, self.space_id)) for topic in ("comments", "change-requests"))
+
+    def _reload_if_written(self) -> None:
+        if self._versions() != self._seen:
+            self.load_space()  # the header counts open comments and change requests
+
+    def on_screen_resume(self) -> None:
+        self._reload_if_written()  # back from a thread or a change request where a write changed the counts
+
+    def on_comments_panel_counted(self) -> None:
+        self._reload_if_written()  # a comment posted, resolved or reopened on the comments tab
+
     def show_entry(self, entry: PageEntry) -> None:
-        """Show a page on the right: a group's pages and a link's target are said, a document is read."""
+        """Show a page on the right: a group's pages and a link's target are said, a document is read (at the
+        search hit's section when it is the hit's page)."""
+        if entry.page.id != self.page_id:
+            self.hit_anchor = None  # another page: the hit's section is done with
         if not self.page_view.show_entry(entry):
-            self.load_page(entry)
+            self.load_page(entry, self.hit_anchor)
 
     @work(exclusive=True, group="space-page", exit_on_error=False)
     @cache_first
-    async def load_page(self, entry: PageEntry) -> None:
+    async def load_page(self, entry: PageEntry, anchor: str | None = None) -> None:
         title = safe(entry.page.title or entry.page.id, limit=80).plain
         if entry.page.markdown is None:
             self.page_view.set_status(Content(f"Loading “{title}”…"))
@@ -267,7 +291,7 @@ class SpaceScreen(FolioScreen):
         except Exception as exc:
             self.page_view.set_status(error_message(exc, doing=f"Could not load “{title}”"), error=True)
             return
-        self.page_view.show_document(entry.page, markdown)
+        self.page_view.show_document(entry.page, markdown, section=anchor)
 
     # -- what is selected ---------------------------------------------------------------------------------------
 
@@ -306,47 +330,7 @@ class SpaceScreen(FolioScreen):
         return True
 
     def why_not(self, action: str) -> str | None:
-        space = self.space
-        if action not in SPACE_ACTIONS:
-            return None
-        if space is None:
-            return "The space is not loaded yet."
-        if space.deleted:
-            return "The space is deleted: restore it first."
-        admin = space.permissions is None or space.permissions.admin
-        if action != "duplicate_space" and not admin:
-            return "It takes the admin role on the space."
-        return None
-
-    # -- changes to the space -------------------------------------------------------------------------------------
-
-    def _change(self, flow: Any, after: Any = None) -> None:
-        async def run() -> None:
-            result = await flow(self, self.services, self.space_id)
-            if result is not None:
-                (after or (lambda _: self.load_space()))(result)
-
-        self.run_worker(run(), group="space-change", exit_on_error=False)
-
-    def action_edit_space(self) -> None:
-        self._change(flows.edit_space)
-
-    def action_lock_space(self) -> None:
-        self._change(flows.toggle_lock)
-
-    def action_duplicate_space(self) -> None:
-        self._change(flows.duplicate_space, lambda _: None)  # the copy opens
-
-    def action_transfer_space(self) -> None:
-        self._change(flows.transfer_space)
-
-    def action_delete_space(self) -> None:
-        self._change(flows.delete_space, self._deleted)
-
-    def _deleted(self, space: object) -> None:
-        """The space is deleted: back to where it was opened from (its facts say so if this is the first screen)."""
-        self.load_space()
-        self.action_back()
+        return space_why_not(self.space, action)
 
     def action_page_links(self) -> None:
         entry = self.page_tree.entry

@@ -1,6 +1,7 @@
 """One page of a space, shown: its title and path, then its markdown (a document), what it holds (a group) or
 where it points (a link, never opened). A line under the title says what is loading or what failed, while
-the page shown before stays."""
+the page shown before stays. A document may be shown at a section (a search hit's anchor): once its headings
+are drawn, the one the anchor names is scrolled to the top."""
 
 from __future__ import annotations
 
@@ -9,15 +10,21 @@ from collections.abc import Sequence
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Static
+from textual.widget import Widget
+from textual.widgets import Markdown, Static
 
 from folio.models.common import Page
+from folio.services.search import section_index
 from folio.services.space import PageEntry
 from folio.tui.clipboard import is_https
 from folio.tui.safe import safe
 from folio.tui.widgets.markdown_view import SafeMarkdown
 
 __all__ = ["PageView"]
+
+LAYOUT_TRIES = 20
+"""How many frames a section waits for its heading to be laid out before it is given up (the page stays at
+its top)."""
 
 
 class PageView(Vertical):
@@ -36,6 +43,8 @@ class PageView(Vertical):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.page_id: str | None = None
+        self.section: str | None = None
+        """The anchor of the section the document shown is scrolled to (None: its top)."""
 
     def compose(self) -> ComposeResult:
         yield Static(Content("Choose a page: enter or space shows it."), classes="page-view--title")
@@ -83,13 +92,40 @@ class PageView(Vertical):
             return False
         return True
 
-    def show_document(self, page: Page, markdown: str) -> None:
+    def show_document(self, page: Page, markdown: str, *, section: str | None = None) -> None:
+        """Show a document, at its top or at the heading of ``section`` (an anchor) once that is drawn."""
         self.page_id = page.id
+        self.section = section
         self._title(page, "document")
         self.set_status(None)
         self._note(None if markdown.strip() else "This page is empty.")
         self.markdown.show(markdown)
         self.scroller.scroll_home(animate=False)
+
+    def on_markdown_table_of_contents_updated(self, event: Markdown.TableOfContentsUpdated) -> None:
+        """A document's headings are drawn: scroll to the wanted section's. (A document replaced before its
+        headings were drawn finds its headings gone, and the next one's update scrolls.)"""
+        event.stop()
+        anchor, contents = self.section, event.table_of_contents
+        if anchor is None or event.markdown is not self.markdown:
+            return
+        index = section_index((title for _, title, _ in contents), anchor)
+        if index is None:
+            return
+        heading = self.markdown.query(f"#{contents[index][2]}")
+        if heading:
+            self.call_after_refresh(self._to_top, heading.first(), anchor)
+
+    def _to_top(self, heading: Widget, anchor: str, tries: int = LAYOUT_TRIES) -> None:
+        """Scroll ``heading`` to the top once it has a place on screen (a page shown as its screen opens is
+        laid out a frame or two after its headings are mounted)."""
+        if not heading.is_attached or self.section != anchor:
+            return  # another page, or the same page shown again: its own update scrolls
+        if heading.region.height == 0 and tries > 0:
+            self.call_after_refresh(self._to_top, heading, anchor, tries - 1)
+            return
+        scroller = self.scroller  # the heading's own line at the top, not the blank margin above it
+        scroller.scroll_to(y=scroller.scroll_y + heading.region.y - scroller.content_region.y, animate=False)
 
     def show_group(self, page: Page) -> None:
         self.page_id = page.id
