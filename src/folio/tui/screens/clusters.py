@@ -8,7 +8,7 @@ coloured with the theme's variables (``$text-error`` high, ``$text-warning`` med
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
@@ -19,7 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.color import Color, ColorParseError
 from textual.content import Content
 from textual.strip import Strip
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Static
 
 from folio.services import format
 from folio.services.conversations import (
@@ -36,13 +36,16 @@ from folio.tui import styles_dir
 from folio.tui.errors import notify_error
 from folio.tui.navigation import Ids
 from folio.tui.safe import safe
-from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.screens.base import Item
+from folio.tui.screens.panel_screen import PanelScreen
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import ResourceList
 from folio.tui.widgets.resource_panel import ResourcePanel
 from folio.tui.widgets.rows import Column, Row, layout
 
 if TYPE_CHECKING:
+    from textual.widget import Widget
+
     from folio.models.conversation import IssuesCluster
     from folio.services import Services
 
@@ -276,41 +279,30 @@ class ClustersPanel(ResourcePanel["IssuesCluster"]):
         self.reload(keep=cluster.id)
 
 
-class ClustersScreen(FolioScreen):
+class ClustersScreen(PanelScreen[ClustersPanel]):
     """The issues clusters of organization ``org_id``, with a line under the list that tells the highlighted
-    cluster in full (its label, icon, impact, counts, sources and trend)."""
+    cluster in full (its label, icon, impact, counts, sources and trend); ``query``: words typed after
+    ``:clusters``, the list opens filtered by them."""
 
     ROUTE: ClassVar[str | None] = "clusters"
     CSS_PATH = [styles_dir() / "conversations.tcss"]
-    AUTO_FOCUS = "ResourceList"
+    PANEL = ClustersPanel
 
     def __init__(
         self, services: Services, org_id: str, *, query: str | None = None, trail: tuple[str, ...] = ()
     ) -> None:
-        super().__init__(services, trail=trail)
-        self.org_id = org_id
+        super().__init__(services, org_id, crumb="Issues clusters", trail=trail)
         self.initial_filter = query
-        """Words typed after ``:clusters``: the list opens filtered by them."""
-        self.crumb = "Issues clusters"
 
-    def compose(self) -> ComposeResult:
-        yield Header(icon="")
-        yield ClustersPanel(self.services, self.org_id, id="clusters")
+    def make_panel(self) -> ClustersPanel:
+        return ClustersPanel(self.services, self.org_id, id="clusters")
+
+    def below(self) -> Iterable[Widget]:
         yield Static(id="clusters-preview", classes="conversations--preview")
-        yield Footer()
-
-    @property
-    def panel(self) -> ClustersPanel:
-        return self.query_one(ClustersPanel)
 
     @property
     def preview(self) -> Static:
         return self.query_one("#clusters-preview", Static)
-
-    def on_mount(self) -> None:
-        self._draw_sub_title()
-        if self.initial_filter:
-            self.panel.browser.restore(None, self.initial_filter)
 
     def on_resource_list_highlighted(self, event: ResourceList.Highlighted) -> None:
         cluster: IssuesCluster | None = event.row.data if event.row is not None else None  # type: ignore[assignment]
@@ -319,9 +311,3 @@ class ClustersScreen(FolioScreen):
             return
         label = safe(cluster.label or cluster.id, limit=200).plain
         self.preview.update(safe(f"{label} · {cluster_facts(cluster)}", limit=600))
-
-    def current_item(self) -> Item | None:
-        return self.panel.current_item()
-
-    def action_refresh(self) -> None:
-        self.panel.reload()

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Static
 
 from folio.services import format
 from folio.services.conversations import NOT_OFFERED, IngestReport, NotOfferedHere, next_source
@@ -18,8 +18,9 @@ from folio.tui import styles_dir
 from folio.tui.modals.ingest import IngestModal, IngestReportModal
 from folio.tui.navigation import Ids
 from folio.tui.safe import safe
-from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.screens.base import Item
 from folio.tui.screens.clusters import ImpactBrowser
+from folio.tui.screens.panel_screen import PanelScreen
 from folio.tui.widgets.resource_panel import ResourcePanel
 from folio.tui.widgets.rows import Column, Row
 
@@ -146,38 +147,19 @@ class ConversationsPanel(ResourcePanel["Conversation"]):
             self.reload()
 
 
-class ConversationsScreen(FolioScreen):
-    """The conversations of organization ``org_id``."""
+class ConversationsScreen(PanelScreen[ConversationsPanel]):
+    """The conversations of organization ``org_id``; ``query``: words typed after ``:conversations``, the list
+    opens filtered by them."""
 
     ROUTE: ClassVar[str | None] = "conversations"
     CSS_PATH = [styles_dir() / "conversations.tcss"]
-    AUTO_FOCUS = "ResourceList"
+    PANEL = ConversationsPanel
 
     def __init__(
         self, services: Services, org_id: str, *, query: str | None = None, trail: tuple[str, ...] = ()
     ) -> None:
-        super().__init__(services, trail=trail)
-        self.org_id = org_id
+        super().__init__(services, org_id, crumb="Conversations", trail=trail)
         self.initial_filter = query
-        """Words typed after ``:conversations``: the list opens filtered by them."""
-        self.crumb = "Conversations"
 
-    def compose(self) -> ComposeResult:
-        yield Header(icon="")
-        yield ConversationsPanel(self.services, self.org_id, id="conversations")
-        yield Footer()
-
-    @property
-    def panel(self) -> ConversationsPanel:
-        return self.query_one(ConversationsPanel)
-
-    def on_mount(self) -> None:
-        self._draw_sub_title()
-        if self.initial_filter:
-            self.panel.browser.restore(None, self.initial_filter)
-
-    def current_item(self) -> Item | None:
-        return self.panel.current_item()
-
-    def action_refresh(self) -> None:
-        self.panel.reload()
+    def make_panel(self) -> ConversationsPanel:
+        return ConversationsPanel(self.services, self.org_id, id="conversations")

@@ -8,9 +8,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Footer, Header
 
 from folio.services import format
 from folio.services.people_plan import next_role_filter, role_filter_label, role_name
@@ -19,8 +17,9 @@ from folio.tui.modals.people_plan import RolePlanModal
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.navigation import Ids, Open
 from folio.tui.safe import safe
-from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.screens.base import Item
 from folio.tui.screens.members_common import Marking, change_role, name_of, remove_member, set_sso
+from folio.tui.screens.panel_screen import PanelScreen
 from folio.tui.widgets.resource_list import Column, Row
 from folio.tui.widgets.resource_panel import ResourcePanel
 
@@ -261,25 +260,18 @@ class MembersPanel(Marking["Member"], ResourcePanel["Member"]):
         self.reload()
 
 
-class MembersScreen(FolioScreen):
+class MembersScreen(PanelScreen[MembersPanel]):
     """The members of organization ``org_id``; ``search`` (from ``:members ada``) starts a service search."""
 
     ROUTE: ClassVar[str | None] = "members"
     CSS_PATH = [styles_dir() / "people.tcss"]
-    AUTO_FOCUS = "ResourceList"
+    PANEL = MembersPanel
 
     def __init__(
-        self,
-        services: Services,
-        org_id: str,
-        *,
-        search: str | None = None,
-        trail: tuple[str, ...] = (),
+        self, services: Services, org_id: str, *, search: str | None = None, trail: tuple[str, ...] = ()
     ) -> None:
-        super().__init__(services, trail=trail)
-        self.org_id = org_id
+        super().__init__(services, org_id, crumb="Members", trail=trail)
         self._search = search or None
-        self.crumb = "Members"
 
     @property
     def search(self) -> str | None:
@@ -287,23 +279,8 @@ class MembersScreen(FolioScreen):
         panels = self.query(MembersPanel) if self.is_mounted else None
         return panels.first().search if panels else self._search
 
-    def compose(self) -> ComposeResult:
-        yield Header(icon="")
-        yield MembersPanel(self.services, self.org_id, search=self._search, id="members")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self._draw_sub_title()
+    def make_panel(self) -> MembersPanel:
+        return MembersPanel(self.services, self.org_id, search=self._search, id="members")
 
     def on_screen_resume(self) -> None:  # FolioScreen's runs too (Textual calls both)
         self.panel.reload_if_changed()
-
-    @property
-    def panel(self) -> MembersPanel:
-        return self.query_one(MembersPanel)
-
-    def current_item(self) -> Item | None:
-        return self.panel.current_item()
-
-    def action_refresh(self) -> None:
-        self.panel.reload()

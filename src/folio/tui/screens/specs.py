@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Static
 
 from folio.models.openapi import OpenAPISpec
 from folio.services import format
@@ -30,7 +30,8 @@ from folio.tui.modals.site_forms import TypedConfirmModal
 from folio.tui.modals.spec_forms import NewSpecForm, SpecSourceForm
 from folio.tui.navigation import Ids
 from folio.tui.safe import safe
-from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.screens.base import Item
+from folio.tui.screens.panel_screen import PanelScreen
 from folio.tui.widgets.resource_list import Column, ResourceList, Row
 from folio.tui.widgets.resource_panel import ResourcePanel
 
@@ -391,40 +392,25 @@ def spec_detail(spec: OpenAPISpec) -> Content:
     return Content.assemble(*parts)
 
 
-class SpecsScreen(FolioScreen):
+class SpecsScreen(PanelScreen[SpecsPanel]):
     """``:specs``: the organization's OpenAPI specs (``start_filter``: words to filter by, from ``:specs words``)."""
 
     ROUTE = "specs"
     CSS_PATH = [styles_dir() / "references.tcss"]
-    AUTO_FOCUS = "ResourceList"
+    PANEL = SpecsPanel
 
     def __init__(
         self, services: Services, org_id: str, *, start_filter: str | None = None, trail: tuple[str, ...] = ()
     ) -> None:
-        super().__init__(services, trail=trail)
-        self.org_id = org_id
+        super().__init__(services, org_id, crumb="OpenAPI specs", trail=trail)
         self.start_filter = start_filter
-        self.crumb = "OpenAPI specs"
 
-    def compose(self) -> ComposeResult:
-        yield Header(icon="")
-        yield SpecsPanel(self.services, self.org_id, start_filter=self.start_filter, id="specs")
-        yield Footer()
-
-    @property
-    def panel(self) -> SpecsPanel:
-        return self.query_one(SpecsPanel)
-
-    def current_item(self) -> Item | None:
-        return self.panel.current_item()
-
-    def action_refresh(self) -> None:
-        self.panel.reload()
+    def make_panel(self) -> SpecsPanel:
+        return SpecsPanel(self.services, self.org_id, start_filter=self.start_filter, id="specs")
 
     def on_screen_suspend(self, event: events.ScreenSuspend) -> None:
         self.panel.pause()
 
-    def on_screen_resume(self) -> None:
-        super().on_screen_resume()
+    def on_screen_resume(self) -> None:  # FolioScreen's runs too (Textual calls both)
         if self.is_mounted and self.query(SpecsPanel):
             self.panel.resume()

@@ -8,10 +8,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.widgets import Footer, Header
 
 from folio.services import format
 from folio.tui import styles_dir
@@ -20,7 +18,8 @@ from folio.tui.modals.people_forms import CreateTeamModal, RenameTeamModal, Type
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.navigation import Ids, remember
 from folio.tui.safe import safe
-from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.screens.base import Item
+from folio.tui.screens.panel_screen import PanelScreen
 from folio.tui.widgets.resource_list import Column, Row
 from folio.tui.widgets.resource_panel import ResourcePanel
 
@@ -232,20 +231,18 @@ class TeamsPanel(ResourcePanel["Team"]):
         self.reload()
 
 
-class TeamsScreen(FolioScreen):
+class TeamsScreen(PanelScreen[TeamsPanel]):
     """The teams of organization ``org_id``; ``search`` (from ``:teams docs``) filters them by title."""
 
     ROUTE: ClassVar[str | None] = "teams"
     CSS_PATH = [styles_dir() / "people.tcss"]
-    AUTO_FOCUS = "ResourceList"
+    PANEL = TeamsPanel
 
     def __init__(
         self, services: Services, org_id: str, *, search: str | None = None, trail: tuple[str, ...] = ()
     ) -> None:
-        super().__init__(services, trail=trail)
-        self.org_id = org_id
+        super().__init__(services, org_id, crumb="Teams", trail=trail)
         self._search = search or None
-        self.crumb = "Teams"
 
     @property
     def search(self) -> str | None:
@@ -253,23 +250,8 @@ class TeamsScreen(FolioScreen):
         panels = self.query(TeamsPanel) if self.is_mounted else None
         return panels.first().title_filter if panels else self._search
 
-    def compose(self) -> ComposeResult:
-        yield Header(icon="")
-        yield TeamsPanel(self.services, self.org_id, title=self._search, id="teams")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self._draw_sub_title()
+    def make_panel(self) -> TeamsPanel:
+        return TeamsPanel(self.services, self.org_id, title=self._search, id="teams")
 
     def on_screen_resume(self) -> None:  # FolioScreen's runs too (Textual calls both)
         self.panel.reload_if_changed()
-
-    @property
-    def panel(self) -> TeamsPanel:
-        return self.query_one(TeamsPanel)
-
-    def current_item(self) -> Item | None:
-        return self.panel.current_item()
-
-    def action_refresh(self) -> None:
-        self.panel.reload()

@@ -11,10 +11,8 @@ from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.widgets import Footer, Header
 
 from folio.models.translation import Translation
 from folio.services import format
@@ -26,7 +24,8 @@ from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.modals.translation_forms import NewTranslationForm
 from folio.tui.navigation import Open
 from folio.tui.safe import safe
-from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.screens.base import Item
+from folio.tui.screens.panel_screen import PanelScreen
 from folio.tui.widgets.resource_list import Column, ResourceList, Row
 from folio.tui.widgets.resource_panel import ResourcePanel
 
@@ -251,32 +250,18 @@ class TranslationsPanel(ResourcePanel[Translation]):
         self.reload()
 
 
-class TranslationsScreen(FolioScreen):
+class TranslationsScreen(PanelScreen[TranslationsPanel]):
     """``:translations``: the organization's translations (``start_filter``: words to filter by)."""
 
     ROUTE = "translations"
     CSS_PATH = [styles_dir() / "references.tcss"]
-    AUTO_FOCUS = "ResourceList"
+    PANEL = TranslationsPanel
 
     def __init__(
         self, services: Services, org_id: str, *, start_filter: str | None = None, trail: tuple[str, ...] = ()
     ) -> None:
-        super().__init__(services, trail=trail)
-        self.org_id = org_id
+        super().__init__(services, org_id, crumb="Translations", trail=trail)
         self.start_filter = start_filter
-        self.crumb = "Translations"
 
-    def compose(self) -> ComposeResult:
-        yield Header(icon="")
-        yield TranslationsPanel(self.services, self.org_id, start_filter=self.start_filter, id="translations")
-        yield Footer()
-
-    @property
-    def panel(self) -> TranslationsPanel:
-        return self.query_one(TranslationsPanel)
-
-    def current_item(self) -> Item | None:
-        return self.panel.current_item()
-
-    def action_refresh(self) -> None:
-        self.panel.reload()
+    def make_panel(self) -> TranslationsPanel:
+        return TranslationsPanel(self.services, self.org_id, start_filter=self.start_filter, id="translations")
