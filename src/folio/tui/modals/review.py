@@ -6,6 +6,10 @@ focus), tab goes to the comment, ctrl+s or f2 sends, esc closes (``keep`` is giv
 keeps it, so reopening brings it back). ``submit(status, comment)`` sends; a failure is shown in the form and the
 comment stays. When the answer was lost, ``find(status, since)`` looks for the review on the service before it can
 be sent again (``since``: when the send began). Dismissed with the verdict sent.
+
+``held``: the comments of a pending review, listed above the verdict (they go first, in that order, with it).
+``missing()``: what approving still waits for (``[review] approve_requires``), looked up when the dialog opens;
+while anything is missing, approving is refused with the reason and requesting changes still goes.
 """
 
 from __future__ import annotations
@@ -14,12 +18,16 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, ClassVar
 
+from textual import work
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.widgets import RadioButton, TextArea
+from textual.widgets import RadioButton, Static, TextArea
 
 from folio.services import format
+from folio.tui.errors import error_message
 from folio.tui.modals.form import NOT_CHECKED, Field, FormModal
+from folio.tui.safe import safe
 
 __all__ = ["VERDICTS", "ReviewModal"]
 
@@ -42,6 +50,10 @@ class ReviewModal(FormModal[str]):
         Field("comment", "Comment", kind="text", height=6, hint="Optional"),
     )
     FAILED = "Review not sent"
+    DEFAULT_CSS = """
+    ReviewModal .review--held { height: auto; max-height: 6; color: $text-muted; margin-top: 1; }
+    ReviewModal .review--missing { height: auto; color: $text-warning; margin-top: 1; display: none; }
+    """
 
     def __init__(
         self,
@@ -54,9 +66,16 @@ class ReviewModal(FormModal[str]):
         find: Callable[[str, datetime], Awaitable[object | None]] | None = None,
         draft: str | None = None,
         where: str = "",
+        held: Sequence[tuple[str, str]] = (),
+        missing: Callable[[], Awaitable[list[str]]] | None = None,
     ) -> None:
         self._submit = submit
         self._find = find
+        self.held = list(held)
+        """``(where, text)`` of each comment of the pending review, in the order they go."""
+        self._missing = missing
+        self.missing: list[str] | None = [] if missing is None else None
+        """What approving waits for (None: still being looked up)."""
         self.began: datetime | None = None
         """When the last send began: a review of the same verdict made since then is the one sent."""
         self.keep = keep
@@ -81,9 +100,46 @@ class ReviewModal(FormModal[str]):
     def fields(self) -> Sequence[Field]:
         return self.FIELDS
 
+    def compose_intro(self) -> ComposeResult:
+        if self.held:
+            n = len(self.held)
+            count = f"{n} comment goes" if n == 1 else f"{n} comments go"
+            lines = [Content(f"Your pending review: {count} first, in this order:")]
+            for number, (where, text) in enumerate(self.held, 1):
+                lines.append(Content.assemble(f" {number}. ", safe(where, limit=40), ": ", safe(text, limit=60)))
+            yield Static(Content("\n").join(lines), classes="review--held")
+        yield Static(classes="review--missing")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        if self._missing is not None and self.missing is None:
+            self._look_up_missing()
+
+    @work(exclusive=True, group="review-missing", exit_on_error=False)
+    async def _look_up_missing(self) -> None:
+        assert self._missing is not None
+        line = self.query_one(".review--missing", Static)
+        try:
+            self.missing = await self._missing()
+        except Exception as exc:  # the rules cannot be checked: approving waits (requesting changes still goes)
+            self.missing = ["Folio could not check them; close with esc and try again."]
+            line.update(error_message(exc, doing="Could not check what approving requires", brief=True))
+            line.display = True
+            self.live_check()
+            return
+        if self.missing:
+            line.update(safe("Approving waits for: " + " ".join(self.missing), limit=600))
+            line.display = True
+        self.live_check()
+
     def check(self, values: Mapping[str, Any]) -> dict[str, str]:
         if values.get("verdict") not in VERDICTS:
             return {"verdict": "Choose a verdict first: a approves, c requests changes."}
+        if values.get("verdict") == "approved":
+            if self.missing is None:
+                return {"verdict": "Checking what approving requires (config.toml's [review])…"}
+            if self.missing:
+                return {"verdict": "Not yet: " + " ".join(self.missing)}
         return {}
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

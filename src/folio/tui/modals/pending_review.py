@@ -1,0 +1,208 @@
+"""The comments of a pending review, listed together in the order they will be sent with the verdict.
+
+    app.push_screen(PendingReviewModal(services, space_id, cr_id, title="#12 Fix typos"))
+
+j/k move, e edits the highlighted comment's text, d drops it (asks first), P holds (or stops holding) new comments,
+esc closes. The verdict (R on the change request) sends them all, first, in this order. Every change is written
+to the local state at once (``services.pending_review``), so closing loses nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from folio.services.comments import age, first_line
+from folio.tui.modals.confirm import ConfirmModal
+from folio.tui.modals.text_entry import TextEntryModal
+from folio.tui.safe import safe
+from folio.tui.widgets.resource_list import Column, ResourceList, Row, render_cells
+
+if TYPE_CHECKING:
+    from folio.services import Services
+    from folio.services.pending_review import HeldComment
+
+__all__ = ["PendingReviewModal"]
+
+COLUMNS = [
+    Column("n", "#", 3, align="right"),
+    Column("kind", "Kind", 7),
+    Column("text", "Comment"),
+    Column("where", "Where", 28),
+    Column("age", "Written", 9, align="right"),
+]
+
+
+class PendingReviewModal(ModalScreen[None]):
+    """The held comments of one change request (see the module docstring)."""
+
+    DEFAULT_CSS = """
+    PendingReviewModal { align: center middle; }
+    PendingReviewModal > Vertical { width: 110; max-width: 98%; height: 80%; border: thick $accent; padding: 0 1;
+                                    background: $surface; }
+    PendingReviewModal .pending--title { text-style: bold; padding: 1 0 0 0; }
+    PendingReviewModal .pending--status { height: auto; color: $text-muted; }
+    PendingReviewModal .pending--header { height: 1; color: $text-muted; text-style: bold; }
+    PendingReviewModal ResourceList { height: 1fr; min-height: 3; }
+    PendingReviewModal .pending--detail { height: auto; max-height: 6; border-top: solid $panel; }
+    PendingReviewModal .pending--help { height: 1; color: $text-muted; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("e", "edit", "Edit", id="pending.edit", tooltip="Change the text of the highlighted comment"),
+        Binding("d", "drop", "Drop", id="pending.drop", tooltip="Drop the highlighted comment (asks first)"),
+        Binding("P", "hold", "Hold", id="pending.toggle", tooltip="Hold new comments, or stop holding them"),
+        Binding("escape", "close", "Close", id="pending.close", tooltip="Close the list"),
+    ]
+
+    def __init__(self, services: Services, space_id: str, cr_id: str, *, title: str = "") -> None:
+        super().__init__()
+        self.services = services
+        self.space_id = space_id
+        self.cr_id = cr_id
+        self.title_text = title
+        self.items: list[HeldComment] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            heading = Content.assemble("Pending review of ", safe(self.title_text or "this change request", limit=80))
+            yield Static(heading, classes="pending--title")
+            yield Static(classes="pending--status")
+            yield Static(classes="pending--header")
+            yield ResourceList(COLUMNS, id="pending-list")
+            yield Static(classes="pending--detail")
+            yield Static(
+                Content("j/k move · e edits · d drops · P holds or stops · esc closes · R on the change request sends"),
+                classes="pending--help",
+            )
+
+    @property
+    def list(self) -> ResourceList:
+        return self.query_one("#pending-list", ResourceList)
+
+    def on_mount(self) -> None:
+        self._show()
+        self.list.focus()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._draw_header)
+
+    def _draw_header(self) -> None:
+        width = max(1, self.list.scrollable_content_region.width or self.list.size.width)
+        self.query_one(".pending--header", Static).update(render_cells(COLUMNS, [c.label for c in COLUMNS], width))
+
+    # -- drawing -----------------------------------------------------------------------------------------------
+
+    def _show(self, keep: int | None = None) -> None:
+        review = self.services.pending_review.get(self.space_id, self.cr_id)
+        self.items = review.items
+        now = self.services.comments.clock()
+        rows = [
+            Row(
+                str(n),
+                [
+                    str(n + 1),
+                    item.kind,
+                    safe(first_line(item.markdown, 200), limit=200),
+                    safe(item.where, limit=120),
+                    age(datetime.fromtimestamp(item.created_at, UTC), now),
+                ],
+                data=n,
+            )
+            for n, item in enumerate(self.items)
+        ]
+        self.list.set_rows(rows, keep=str(keep) if keep is not None else None)
+        n = len(self.items)
+        count = f"{n} comment{'s' if n != 1 else ''}"
+        if review.holding and n:
+            status = f"{count} held. New comments and replies on this change request are held too, until your verdict."
+        elif n:
+            status = f"{count} held. New comments go out at once (P holds them again)."
+        elif review.holding:
+            status = "Nothing is held yet: the comments and replies you write on this change request now are."
+        else:
+            status = "Nothing is held. P holds the comments you write from now on, until your verdict."
+        if n:
+            status += " R (review) sends them first, in this order, then the verdict."
+        if not self.services.pending_review.kept:
+            status += " Folio keeps no local data here: they last until it quits."
+        self.query_one(".pending--status", Static).update(Content(status))
+        self._draw_header()
+        self._draw_detail()
+        self.refresh_bindings()
+
+    @property
+    def highlighted(self) -> tuple[int, HeldComment] | None:
+        row = self.list.highlighted
+        if row is None or not isinstance(row.data, int) or not 0 <= row.data < len(self.items):
+            return None
+        return row.data, self.items[row.data]
+
+    def _draw_detail(self) -> None:
+        found = self.highlighted
+        detail = Content("")
+        if found is not None:
+            item = found[1]
+            detail = Content("\n").join([safe(item.where, limit=200), safe(item.markdown.strip(), limit=400)])
+        self.query_one(".pending--detail", Static).update(detail)
+
+    def on_resource_list_highlighted(self, event: ResourceList.Highlighted) -> None:
+        event.stop()
+        self._draw_detail()
+        self.refresh_bindings()
+
+    def on_resource_list_selected(self, event: ResourceList.Selected) -> None:
+        event.stop()
+        self.action_edit()
+
+    # -- actions -----------------------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("edit", "drop"):
+            return self.highlighted is not None or None
+        return True
+
+    def action_hold(self) -> None:
+        review = self.services.pending_review.toggle(self.space_id, self.cr_id)
+        self.notify(
+            "Holding your comments until your verdict." if review.holding else "New comments go out at once.",
+            markup=False,
+        )
+        self._show()
+
+    def action_edit(self) -> None:
+        if (found := self.highlighted) is not None:
+            self._edit(*found)
+
+    @work(exclusive=True, group="pending-edit", exit_on_error=False)
+    async def _edit(self, index: int, item: HeldComment) -> None:
+        async def save(text: str) -> None:
+            self.services.pending_review.edit(self.space_id, self.cr_id, index, text)
+
+        modal = TextEntryModal(f"Held {item.kind}: {first_line(item.where, 60)}", save, text=item.markdown)
+        if await self.app.push_screen_wait(modal) is not None:
+            self._show(keep=index)
+
+    def action_drop(self) -> None:
+        if (found := self.highlighted) is not None:
+            self._drop(*found)
+
+    @work(exclusive=True, group="pending-drop", exit_on_error=False)
+    async def _drop(self, index: int, item: HeldComment) -> None:
+        body = Content("\n").join([safe(item.where, limit=200), safe(first_line(item.markdown, 200), limit=200)])
+        question = ConfirmModal("Drop this held comment? It will not be sent.", body, accept_label="Drop")
+        if not await self.app.push_screen_wait(question):
+            return
+        self.services.pending_review.remove(self.space_id, self.cr_id, index)
+        self._show(keep=max(0, index - 1))
+        self.notify(f"Dropped: {safe(first_line(item.markdown, 60), limit=60).plain}", markup=False)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
