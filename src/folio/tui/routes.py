@@ -65,6 +65,23 @@ class Route:
         return verb + argument
 
 
+def area(
+    kind: str,
+    noun: str,
+    builder: Builder,
+    *,
+    verbs: tuple[str, ...],
+    summary: str,
+    plural: str | None = None,
+    ids: tuple[str, ...] = ("org_id",),
+) -> Route:
+    """The route of an area of the organization in view (``:members``, ``:trash``): its verbs find the
+    organization, and the go-to does not list it (there is one per organization)."""
+    return Route(
+        kind, noun, plural or noun, ids, builder, verbs=verbs, find="organization", go_to=False, summary=summary
+    )
+
+
 ROUTES: dict[str, Route] = {
     r.kind: r
     for r in (
@@ -117,48 +134,32 @@ ROUTES: dict[str, Route] = {
             find="title",
             summary="a docs site: settings, structure, adaptive content",
         ),
-        Route(
+        area(
             "sso",
             "single sign-on",
-            "single sign-on",
-            ("org_id",),
             builders.sso,
             verbs=("sso", "saml"),
-            find="organization",
-            go_to=False,
             summary="the organization's SAML providers and the SSO sign-in options they offer",
         ),
-        Route(
+        area(
             "settings",
             "organization settings",
-            "organization settings",
-            ("org_id",),
             builders.settings,
             verbs=("settings",),
-            find="organization",
-            go_to=False,
             summary="the organization's settings: title, domains, roles, SSO, AI, invite links, merge rules",
         ),
-        Route(
+        area(
             "agent",
             "agent instructions",
-            "agent instructions",
-            ("org_id",),
             builders.agent,
             verbs=("agent",),
-            find="organization",
-            go_to=False,
             summary="the instructions every agent of the organization follows",
         ),
-        Route(
+        area(
             "specs",
             "OpenAPI specs",
-            "OpenAPI specs",
-            ("org_id",),
             builders.specs,
             verbs=("specs", "openapi"),
-            find="organization",
-            go_to=False,
             summary="the organization's imported OpenAPI specs: processing, visibility, sources",
         ),
         Route(
@@ -180,26 +181,18 @@ ROUTES: dict[str, Route] = {
             go_to=False,
             summary="a version of an OpenAPI spec: its files, or the changes from another version",
         ),
-        Route(
+        area(
             "translations",
             "translations",
-            "translations",
-            ("org_id",),
             builders.translations,
             verbs=("translations", "translate"),
-            find="organization",
-            go_to=False,
             summary="the organization's translations of spaces: languages, status, runs",
         ),
-        Route(
+        area(
             "clusters",
             "issues clusters",
-            "issues clusters",
-            ("org_id",),
             builders.clusters,
             verbs=("clusters",),
-            find="organization",
-            go_to=False,
             summary="the organization's issues clusters: impact, 13-week pulse, mute",
         ),
         Route(
@@ -210,15 +203,11 @@ ROUTES: dict[str, Route] = {
             builders.cluster,
             summary="an issues cluster: summary, pulse, issues with their conversations, linked change requests",
         ),
-        Route(
+        area(
             "conversations",
             "conversations",
-            "conversations",
-            ("org_id",),
             builders.conversations,
             verbs=("conversations", "conv"),
-            find="organization",
-            go_to=False,
             summary="the organization's ingested conversations, by source; i ingests a file",
         ),
         Route(
@@ -229,15 +218,13 @@ ROUTES: dict[str, Route] = {
             builders.conversation,
             summary="a conversation: its parts, metadata and issues",
         ),
-        Route(
+        area(
             "members",
             "member list",
-            "member lists",
-            ("org_id", "search"),
             builders.members,
+            plural="member lists",
+            ids=("org_id", "search"),
             verbs=("members", "people"),
-            find="organization",
-            go_to=False,
             summary="the organization's members: roles (one or a marked set, as a plan), SSO, removal",
         ),
         Route(
@@ -248,15 +235,13 @@ ROUTES: dict[str, Route] = {
             builders.member,
             summary="a member: the spaces they reach with their permission, their teams",
         ),
-        Route(
+        area(
             "teams",
             "team list",
-            "team lists",
-            ("org_id", "search"),
             builders.teams,
+            plural="team lists",
+            ids=("org_id", "search"),
             verbs=("teams",),
-            find="organization",
-            go_to=False,
             summary="the organization's teams: create, rename, delete; [words] filters by title",
         ),
         Route(
@@ -267,15 +252,13 @@ ROUTES: dict[str, Route] = {
             builders.team,
             summary="a team's members and their team role; add and remove one or many at once",
         ),
-        Route(
+        area(
             "search",
             "search",
-            "searches",
-            ("org_id", "words"),
             builders.search,
+            plural="searches",
+            ids=("org_id", "words"),
             verbs=("search", "find"),
-            find="organization",
-            go_to=False,
             summary="the organization's pages that match [words], by space and section; enter opens one",
         ),
         Route(
@@ -287,15 +270,11 @@ ROUTES: dict[str, Route] = {
             go_to=False,
             summary="a space's pages that match the words typed, by section; enter opens one",
         ),
-        Route(
+        area(
             "trash",
             "trash",
-            "trash",
-            ("org_id",),
             builders.trash,
             verbs=("trash",),
-            find="organization",
-            go_to=False,
             summary="the organization's deleted spaces, restorable for 7 days: u restores one",
         ),
     )
