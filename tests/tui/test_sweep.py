@@ -87,7 +87,7 @@ async def test_space_walks_pages_then_their_threads_in_order(
         screen = app.screen
         assert isinstance(screen, ChangeRequestScreen)
         await press(pilot, "2")
-        order = [row.data.title for row in screen.changes.pages.list.visible_rows]  # type: ignore[union-attr]
+        order = [getattr(row.data, "title", "") for row in screen.changes.pages.list.visible_rows]
         per_page = {"Linux": ["linux-seeded", "linux-mine"], "Windows": ["windows"]}
         expected: list[str] = []
         for title in order:
@@ -98,8 +98,9 @@ async def test_space_walks_pages_then_their_threads_in_order(
         for n in range(1, len(expected) + 1):
             await press(pilot, "space")
             assert f" {n}/{len(expected)} " in bar_text(screen)
-            if isinstance(app.screen, ThreadScreen):
-                walked.append(next(k for k, v in ids.items() if v == app.screen.comment_id))
+            shown: Any = app.screen
+            if isinstance(shown, ThreadScreen):
+                walked.append(next(k for k, v in ids.items() if v == shown.comment_id))
                 await press(pilot, "escape")
                 assert app.screen is screen
             else:
