@@ -15,7 +15,14 @@ import uvicorn
 
 from folio.sandbox import Faults, create_app
 
-__all__ = ["SandboxServer", "serve"]
+__all__ = ["KEEP_ALIVE_SECONDS", "SandboxServer", "serve"]
+
+KEEP_ALIVE_SECONDS = 75
+"""How long an idle connection is kept open. uvicorn's default, 5 s, is also how long httpx keeps an idle connection
+in its pool: a request sent on a connection near the end of both (sent just after the pool's check, while the
+client's event loop was busy painting) met a server closing it, and failed with ``RemoteProtocolError: Server
+disconnected without sending a response`` (a read is sent again; a write is reported as possibly lost). A server
+must keep idle connections longer than its clients do, as the real service's front ends do (nginx 75 s)."""
 
 
 def _url_host(host: str) -> str:
@@ -64,7 +71,15 @@ def serve(
             flush=True,
         )
 
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="off", access_log=False)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        lifespan="off",
+        access_log=False,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+    )
     server = SandboxServer(config, ready)
     server.run()
     return 0 if server.started else 1
