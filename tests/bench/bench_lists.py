@@ -14,8 +14,8 @@ Headless (120x40), in one app per size:
 - the pages tree (``folio.tui.widgets.page_tree.PageTree``) over a generated tree of pages three levels deep, at
   250, 2,500 and 25,000 pages, timed the same way.
 
-Targets: the virtual list mounts in under 50 ms and answers each key in under 16 ms (p95) at 100,000 rows; the
-pages tree does the same at 2,500 pages. DataTable is the reference: what a list that draws every row costs.
+Targets: the virtual list mounts in under 50 ms and answers each key within one frame at 60 Hz, 16.7 ms (p95), at
+100,000 rows, ``pagedown`` and ``end`` at each of the three sizes; the pages tree does the same at 2,500 pages. DataTable is the reference: what a list that draws every row costs.
 """
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ from tests.bench.frames import FrameClock
 NAME = "lists"
 SIZE = (120, 40)
 MOUNT_TARGET_MS = 50.0
-KEY_TARGET_MS = 16.0
+KEY_TARGET_MS = 16.7
+"""One frame at 60 Hz."""
 KEYS = ("down", "pagedown", "end")
 COLUMNS = SPACE_COLUMNS
 """The spaces tab's columns: the list is timed as the product shows it."""
@@ -303,10 +304,14 @@ async def run_async(quick: bool) -> Report:
     biggest = str(max(list_sizes))
     virtual = figures[VIRTUAL][biggest]
     report.add_target(f"virtual list mount, {int(biggest):,} rows", virtual["mount"]["median_ms"], MOUNT_TARGET_MS)
-    for name in KEYS:
-        report.add_target(
-            f"virtual list {name} p95, {int(biggest):,} rows", virtual["keys"][name]["p95_ms"], KEY_TARGET_MS
-        )
+    report.add_target(f"virtual list down p95, {int(biggest):,} rows", virtual["keys"]["down"]["p95_ms"], KEY_TARGET_MS)
+    for size in list_sizes:  # pagedown and end at every size (issue 15): how they grow shows in the verdicts
+        for name in ("pagedown", "end"):
+            report.add_target(
+                f"virtual list {name} p95, {size:,} rows",
+                figures[VIRTUAL][str(size)]["keys"][name]["p95_ms"],
+                KEY_TARGET_MS,
+            )
     tree_size = "2500" if "2500" in figures[TREE] else str(max(tree_sizes))
     tree = figures[TREE][tree_size]
     report.add_target(f"pages tree mount, {int(tree_size):,} pages", tree["mount"]["median_ms"], MOUNT_TARGET_MS)

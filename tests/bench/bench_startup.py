@@ -8,8 +8,10 @@ before the process is started to the first output that holds a string only the w
 organization's title for Folio (its first frame with the organization list, after the list was loaded), the one
 Static's text for ``tests/bench/bare_app.py``. Runs alternate (Folio, Folio on a server, bare...) after one
 warm-up run of each. Target: ``folio --demo`` at most 1.3x the bare app. The third side, ``folio --base-url``
-against ``folio sandbox serve`` on 127.0.0.1, is the path of a real account (no sandbox in the process), to
-compare with.
+against ``folio sandbox serve`` on 127.0.0.1, is the path of a real account (no sandbox in the process), with the
+same target. The fourth, a second start: ``folio --demo`` with a ``FOLIO_HOME`` that a first start used and left
+with ``q`` (its session saved, its cache written), what a user meets every day; target 1.3x the bare app too, and
+quicker than a first start (warm / cold < 1).
 
 Import times are taken in fresh processes too (``perf_counter`` around one ``import`` statement), layer by layer,
 interleaved; then one ``folio --demo`` is run with ``-X importtime`` to see which packages it imports before its
@@ -58,6 +60,7 @@ SIZE = (120, 40)
 TIMEOUT = 30.0
 BARE_APP = Path(__file__).with_name("bare_app.py")
 DEMO, SERVED, BARE = "folio --demo", "folio --base-url <local server>", "bare Textual app"
+WARM = "folio --demo, second start (same FOLIO_HOME)"
 BARE_APP_MARKER = "Bare Textual app: first frame"
 """Kept equal to ``bare_app.MARKER`` (not imported: that would import Textual into the measuring process)."""
 LAYERS: dict[str, str] = {
@@ -138,6 +141,43 @@ def first_frame(argv: Sequence[str], marker: str, env: dict[str, str]) -> tuple[
     return (found - t0) * 1000, bytes(output)
 
 
+def leave(argv: Sequence[str], marker: str, env: dict[str, str]) -> None:
+    """Start ``argv`` on a pseudo-terminal, wait for ``marker`` and for the screen to settle, then press ``q`` and
+    wait for the process to end: a start that leaves its FOLIO_HOME as a user's quit does (session, cache)."""
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", SIZE[1], SIZE[0], 0, 0))
+    proc = subprocess.Popen(
+        list(argv), stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True, close_fds=True
+    )
+    os.close(slave)
+    output = bytearray()
+    t0 = time.perf_counter()
+    quit_at: float | None = None
+    try:
+        while time.perf_counter() - t0 < TIMEOUT and proc.poll() is None:
+            ready, _, _ = select.select([master], [], [], 0.1)
+            if ready:
+                try:
+                    chunk = os.read(master, 1 << 16)
+                except OSError:
+                    break
+                output += chunk
+            if quit_at is None and marker.encode() in output:
+                quit_at = time.perf_counter() + 2.0  # the organization list's load and its cache writes end
+            if quit_at is not None and time.perf_counter() > quit_at:
+                os.write(master, b"q")
+                quit_at = float("inf")
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        os.close(master)
+    if quit_at != float("inf") or proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)}: the priming start did not quit with q (status {proc.returncode})")
+
+
 def import_ms(statement: str, env: dict[str, str], walls: list[float] | None = None) -> float:
     """ms spent in ``statement`` in a fresh interpreter; the whole process's wall time is added to ``walls``."""
     code = f"import time; t = time.perf_counter(); {statement}; print((time.perf_counter() - t) * 1000)"
@@ -204,9 +244,18 @@ def run(quick: bool) -> Report:
 
             return once
 
+        # The second start's FOLIO_HOME: one first start that quit with q. Every warm run starts from it again
+        # (a run killed at its first frame leaves it as it found it, but for its own cache reads).
+        warm_home = tempfile.mkdtemp(dir=homes)
+        leave(folio, marker, child_env(warm_home))
+
+        def warm() -> float:
+            return first_frame(folio, marker, child_env(warm_home))[0]
+
         samples = interleave(
             {
                 DEMO: side(folio, marker),
+                WARM: warm,
                 SERVED: side(served, marker),
                 BARE: side(bare, BARE_APP_MARKER),
             },
@@ -214,22 +263,25 @@ def run(quick: bool) -> Report:
             warmup=1,
             collect=False,
         )
-        folio_ms, served_ms, bare_ms = samples[DEMO], samples[SERVED], samples[BARE]
+        folio_ms, served_ms, bare_ms, warm_ms = samples[DEMO], samples[SERVED], samples[BARE], samples[WARM]
         first = Table(
             "Start-up: process start to the first frame that shows the organization list (pseudo-terminal "
-            f"{SIZE[0]}x{SIZE[1]}, a new FOLIO_HOME each run)",
-            ["side", "median ms", "p95 ms", "min ms", "runs", "vs bare"],
+            f"{SIZE[0]}x{SIZE[1]}; a new FOLIO_HOME each run but the second start's)",
+            ["side", "median ms", "p95 ms", "min ms", "runs", "vs bare", "vs first start"],
             note=f"{SERVED}: the real API path (no sandbox in the process) against `folio sandbox serve` on "
-            "127.0.0.1, to compare with",
+            "127.0.0.1; vs first start: against the first side, folio --demo with a new FOLIO_HOME",
         )
         for name, values in samples.items():
             stats = summarize(values)
-            first.add(name, stats["median_ms"], stats["p95_ms"], stats["min_ms"], stats["n"], ratio(values, bare_ms))
+            vs_bare, vs_first = ratio(values, bare_ms), ratio(values, folio_ms)
+            first.add(name, stats["median_ms"], stats["p95_ms"], stats["min_ms"], stats["n"], vs_bare, vs_first)
         report.add_table(first)
         startup_ratio = ratio(folio_ms, bare_ms)
         report.figures["first_frame"] = {name: summarize(values) for name, values in samples.items()}
         report.figures["first_frame"]["ratio"] = startup_ratio
         report.figures["first_frame"]["ratio_served"] = ratio(served_ms, bare_ms)
+        report.figures["first_frame"]["ratio_warm"] = ratio(warm_ms, bare_ms)
+        report.figures["first_frame"]["warm_vs_cold"] = ratio(warm_ms, folio_ms)
         report.figures["first_frame"]["marker"] = marker
         report.add_target(
             "start-up: folio --demo vs bare Textual app",
@@ -237,6 +289,27 @@ def run(quick: bool) -> Report:
             TARGET_RATIO,
             unit="x",
             note=f"{median(folio_ms):.0f} ms vs {median(bare_ms):.0f} ms",
+        )
+        report.add_target(
+            "start-up, second start (same FOLIO_HOME) vs bare Textual app",
+            ratio(warm_ms, bare_ms),
+            TARGET_RATIO,
+            unit="x",
+            note=f"{median(warm_ms):.0f} ms vs {median(bare_ms):.0f} ms",
+        )
+        report.add_target(
+            "start-up, second start vs first start (quicker)",
+            ratio(warm_ms, folio_ms),
+            0.99,
+            unit="x",
+            note=f"{median(warm_ms):.0f} ms vs {median(folio_ms):.0f} ms",
+        )
+        report.add_target(
+            "start-up: folio --base-url vs bare Textual app",
+            ratio(served_ms, bare_ms),
+            TARGET_RATIO,
+            unit="x",
+            note=f"{median(served_ms):.0f} ms vs {median(bare_ms):.0f} ms",
         )
 
         statements = {name: s.replace("{modules}", model_modules()) for name, s in LAYERS.items()}
