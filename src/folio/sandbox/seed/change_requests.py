@@ -4,7 +4,8 @@ reviews.
 
 For the demo user (``state.default_user``): three are theirs ("mine"), three await their review. One is merged
 (the space's revision moved on), one archived, two drafts, and one outdated (main changed after it began).
-``scale`` adds one cheap change request to each of the first ``scale`` generated spaces.
+``scale`` adds one cheap change request to each of the first ``scale`` generated spaces, and a large one (200
+pages, pages of 5,000 lines) in a space of its own (:mod:`folio.sandbox.seed.large`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from datetime import timedelta
 from folio.sandbox.domain.change_requests import merge_change_request, open_change_request
 from folio.sandbox.domain.reviews import add_review, document, request_review
 from folio.sandbox.revisions import clone_pages, find_page, make_page, new_revision, walk
+from folio.sandbox.seed.large import seed_large
 from folio.sandbox.state import Record, SandboxState
 
 Edit = Callable[[SandboxState, list[Record], str], None]
@@ -303,6 +305,7 @@ def seed(state: SandboxState, *, scale: int = 0) -> None:
 
     if scale:
         _generated(state, scale)
+        seed_large(state)
 
 
 def _generated(state: SandboxState, scale: int) -> None:
