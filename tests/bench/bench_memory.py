@@ -14,7 +14,7 @@ own state is not counted; each figure comes from a fresh process of its own (``-
                     page loaded, the cursor sent to the end of each list
 
 "KB / item" is (peak - the process's own RSS after its imports) / items loaded, items being spaces plus change
-requests. There is no target for memory; the curve over the three sizes is what to watch.
+requests. Target (issue 15): at most 4 KB per listed item in the TUI, at each of the three sizes.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from tests.bench.common import (
 
 NAME = "memory"
 MODES = ("imports", "services", "tui")
+TARGET_KB_PER_ITEM = 4.0
 SIZE = (120, 40)
 
 
@@ -150,21 +151,41 @@ def run_child(mode: str, url: str, org: str, home: str) -> dict[str, Any]:
     return result
 
 
+def marginal(smallest: tuple[float, int] | None, over: float, items: int) -> float | None:
+    """KB per item added since the smallest scale (None at the smallest, or when no item was added)."""
+    if smallest is None or items <= smallest[1]:
+        return None
+    return round((over - smallest[0]) * 1024 / (items - smallest[1]), 2)
+
+
 # -- the run -----------------------------------------------------------------------------------------------------
 
 
 def run(quick: bool) -> Report:
     report = Report(NAME, quick=quick)
-    scales = [200] if quick else [1_000, 3_000, 10_000]
+    scales = [100, 200] if quick else [1_000, 3_000, 10_000]
     table = Table(
         "Peak RSS (MB) of a Folio process with a big organization loaded and browsed, fresh process each",
-        ["process", "scale", "spaces", "CRs", "after imports", "peak MB", "growth MB", "KB / item", "seconds"],
+        [
+            "process",
+            "scale",
+            "spaces",
+            "CRs",
+            "after imports",
+            "peak MB",
+            "growth MB",
+            "KB / item",
+            "marginal",
+            "seconds",
+        ],
         note="growth: peak minus the process's own RSS after its imports; KB / item: growth over spaces + change "
-        "requests loaded. The sandbox runs in another process.",
+        "requests loaded (the target's figure: fixed costs included); marginal: KB per item added since the smallest "
+        "scale (what one more row costs). The sandbox runs in another process.",
     )
     figures: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="folio-bench-") as home:
         baseline_done = False
+        first: dict[str, tuple[float, int]] = {}  # mode -> (growth MB, items) at the smallest scale
         for scale in scales:
             with sandbox_server(scale) as url:
                 org, count = largest_org(url)
@@ -184,6 +205,7 @@ def run(quick: bool) -> Report:
                             result["peak_mb"],
                             None,
                             None,
+                            None,
                             result["seconds"],
                         )
                         continue
@@ -198,8 +220,18 @@ def run(quick: bool) -> Report:
                         result["peak_mb"],
                         round(over, 1),
                         round(over * 1024 / items, 2) if items else None,
+                        marginal(first.get(mode), over, items),
                         result["seconds"],
                     )
+                    first.setdefault(mode, (over, items))
+                    if mode == "tui":
+                        report.add_target(
+                            f"memory per listed item, TUI, scale {scale:,}",
+                            round(over * 1024 / items, 2) if items else None,
+                            TARGET_KB_PER_ITEM,
+                            unit="KB",
+                            note=f"{round(over, 1)} MB over {items:,} spaces and change requests",
+                        )
                     if result["spaces"] < count:
                         report.note(f"{mode} at scale {scale}: {result['spaces']} of {count} spaces were loaded")
     report.add_table(table)
