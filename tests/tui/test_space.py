@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
+from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from folio.api import GitBookClient, RetryPolicy, Token
@@ -295,3 +296,55 @@ async def test_the_comments_tab_embeds_the_panel(open_space: Callable[..., Any])
         panel = screen.query_one("#space-comments")
         assert isinstance(panel, panel_module.CommentsPanel)
         assert panel.has_focus_within
+
+
+async def settle_asking(pilot: Any) -> None:
+    """Let workers finish, except those waiting on the dialog that is open (they end when it closes)."""
+    for _ in range(500):
+        await pilot.pause()
+        asking = isinstance(pilot.app.screen, ModalScreen)
+        if not any(w.is_running for w in pilot.app.workers) or asking:
+            break
+    await pilot.pause()
+
+
+async def test_the_header_counts_a_comment_posted_on_the_comments_tab(
+    open_space: Callable[..., Any], state: SandboxState
+) -> None:
+    pytest.importorskip("folio.tui.widgets.comments_panel")
+    async with open_space() as (app, pilot):
+        screen = app.screen
+        assert text(screen, "#space-facts").endswith("· 1 open comment")
+        await pilot.press("5")
+        await settle(pilot)
+        await pilot.press("c")
+        await settle_asking(pilot)
+        assert isinstance(app.screen, ModalScreen)
+        await pilot.press("enter")  # the page picker: the page under the cursor
+        await settle_asking(pilot)
+        assert isinstance(app.screen, ModalScreen)
+        await pilot.press(*"Counted", "ctrl+s")
+        await settle_asking(pilot)
+        await settle(pilot)
+        assert [c["body"] for c in state.comments.values() if c["space"] == screen.space_id].count("Counted") == 1
+        assert app.screen is screen
+        assert text(screen, "#space-facts").endswith("· 2 open comments")  # not only after r
+
+
+async def test_the_header_counts_a_write_made_on_a_screen_above(
+    open_space: Callable[..., Any], services: Services, state: SandboxState
+) -> None:
+    async with open_space() as (app, pilot):
+        screen = app.screen
+        assert isinstance(screen, SpaceScreen)
+        await pilot.press("4", "enter")  # the change request opens on top of the space
+        await settle(pilot)
+        assert app.screen is not screen
+        assert "· 1 open change request ·" in text(screen, "#space-facts")
+        cr = next(c for c in state.change_requests.values() if c["space"] == screen.space_id and c["status"] == "open")
+        cr["status"] = "merged"  # as a merge from that screen leaves it, and says so to the lists that show it
+        services.changes.bump(("change-requests", screen.space_id))
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen
+        assert "· 0 open change requests ·" in text(screen, "#space-facts")
