@@ -165,8 +165,10 @@ class SinceReviewService:
         )
         if reviewed is None or viewed is None:
             return reviewed or viewed
-        if viewed.revision == reviewed.revision:
-            return reviewed  # the same revision: the review says it (with the service's date)
+        if reviewed.revision in (viewed.revision, cr.revision):
+            # The same revision: the review says it (with the service's date). A review of the current revision
+            # came after any mark of an earlier one (marks are set on the revision current then).
+            return reviewed
         if viewed.at is not None and (reviewed.at is None or viewed.at > reviewed.at):
             return viewed
         return reviewed
