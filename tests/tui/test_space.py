@@ -21,7 +21,7 @@ from tests.tui.conftest import settle
 
 
 def space_id(state: SandboxState, title: str = "Getting Started") -> str:
-    return next(s["id"] for s in state.spaces.values() if s["title"] == title and s["organization"] == state.demo_org)
+    return next(sid for sid, s in state.spaces.items() if s["title"] == title and s["organization"] == state.demo_org)
 
 
 def text(screen: SpaceScreen, selector: str) -> str:
@@ -298,6 +298,10 @@ async def test_the_comments_tab_embeds_the_panel(open_space: Callable[..., Any])
         assert panel.has_focus_within
 
 
+def asking(app: FolioApp) -> bool:
+    return isinstance(app.screen, ModalScreen)
+
+
 async def settle_asking(pilot: Any) -> None:
     """Let workers finish, except those waiting on the dialog that is open (they end when it closes)."""
     for _ in range(500):
@@ -314,15 +318,16 @@ async def test_the_header_counts_a_comment_posted_on_the_comments_tab(
     pytest.importorskip("folio.tui.widgets.comments_panel")
     async with open_space() as (app, pilot):
         screen = app.screen
+        assert isinstance(screen, SpaceScreen)
         assert text(screen, "#space-facts").endswith("· 1 open comment")
         await pilot.press("5")
         await settle(pilot)
         await pilot.press("c")
         await settle_asking(pilot)
-        assert isinstance(app.screen, ModalScreen)
+        assert asking(app)
         await pilot.press("enter")  # the page picker: the page under the cursor
         await settle_asking(pilot)
-        assert isinstance(app.screen, ModalScreen)
+        assert asking(app)
         await pilot.press(*"Counted", "ctrl+s")
         await settle_asking(pilot)
         await settle(pilot)
