@@ -112,14 +112,14 @@ class SiteScreen(FolioScreen):
     def compose(self) -> ComposeResult:
         yield Header(icon="")
         with TabbedContent(initial="settings", id="site-tabs"):
-            with TabPane("Settings", id="settings"):
+            with TabPane("1 Settings", id="settings"):
                 yield Static(Content("Loading the site…"), id="site-summary")
                 yield _SettingsBrowser(id="site-settings")
                 yield Static(id="site-setting-help")
-            with TabPane("Structure", id="structure"):
+            with TabPane("2 Structure", id="structure"):
                 # Mounted when the tab is first shown: the editor and the published view load only when wanted.
                 yield Static(Content("Loading the structure…"), id="structure-placeholder")
-            with TabPane("Adaptive content", id="adaptive"):
+            with TabPane("3 Adaptive content", id="adaptive"):
                 yield AdaptiveSchemaEditor(self.services, self.org_id, self.site_id, id="site-adaptive")
         yield Footer()
 
