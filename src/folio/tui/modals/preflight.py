@@ -67,8 +67,6 @@ def _line(check: Check) -> Content:
     if check.ok is False and check.fix in FIX_KEYS:
         key, does = FIX_KEYS[check.fix]
         parts += ["  ", (key, "bold $accent"), (f" {does}", "$text-muted")]
-    elif check.ok is None:
-        parts.append(("  checked by the service", "$text-muted"))
     if check.detail:
         parts += ["\n     ", (safe(check.detail, limit=300).plain, "$text-muted")]
     return Content.assemble(*parts)
