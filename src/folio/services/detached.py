@@ -64,6 +64,21 @@ class Detached:
         where = "its page is no longer in the content" if self.page_gone else "its block is no longer in the page"
         return f"Detached: {where}."
 
+    def label(self, words: int = 60) -> str:
+        """A block's heading in a list of comments: ``Detached · was “…” · most like it now: “…”`` (the texts cut
+        to about ``words`` characters)."""
+        was = f"was \u201c{_cut(self.text, words)}\u201d" if self.text else "its block's text is not known"
+        where = "page gone" if self.page_gone else "block gone"
+        out = f"\u26a0 Detached ({where}) \u00b7 {was}"
+        if self.suggestion:
+            out += f" \u00b7 most like it now: \u201c{_cut(self.suggestion, words)}\u201d"
+        return out
+
+
+def _cut(text: str, most: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= most else flat[: most - 1].rstrip() + "\u2026"
+
 
 def blocks_of(document: Any) -> list[tuple[str, str]]:
     """(key, text) of every keyed block of a document with text, outer blocks first, in order."""
