@@ -36,7 +36,7 @@ SINCE_BINDINGS: list[BindingType] = [
         "V",
         "since_review",
         "Since review",
-        show=False,
+        show=True,  # the footer offers it where it fits, only while it can act (fit_footer)
         id="change-request.since-review",
         tooltip="Show only what changed since your last review (again: every change)",
     )
@@ -75,7 +75,7 @@ class SinceReview(FolioScreen):
         self.refresh_bindings()
 
     def action_since_review(self) -> None:
-        """Only the changes since the last review, or every change again."""
+        """Only the changes since the last review, or every change again (the line above the list says which)."""
         since, pane = self.since, self._changes_pane()
         if since is None or not since.changed or self.all_changes is None or pane is None:
             return
@@ -88,9 +88,6 @@ class SinceReview(FolioScreen):
             action_tab = getattr(self, "action_tab", None)
             if callable(action_tab):
                 action_tab("changes")
-        self.notify(
-            since.summary if self.since_mode else "Every change of the change request.", markup=False, timeout=4
-        )
 
     def since_why_not(self, action: str) -> str | None:
         """Why ``V`` cannot act now (None: it can)."""

@@ -1,0 +1,99 @@
+"""Since your last review pinned as SVG, at 80x24 and 160x50: the overview saying how many pages changed since the
+review, and the changes tab showing only those (V). The change request was approved by the viewer, then another
+user edited a page and added one (the sandbox's content changes, as the API applies them).
+
+Update with ``pytest tests/snapshots/test_since_review.py --snapshot-update`` only after looking at the report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from folio.api import GitBookClient, RetryPolicy, Token
+from folio.sandbox import SandboxState, SandboxTransport
+from folio.sandbox.domain.content_changes import apply_content_changes
+from folio.sandbox.domain.reviews import add_review
+from folio.sandbox.revisions import walk
+from folio.services import Services
+from folio.services.viewed import ViewedMarks
+from folio.tui.app import FolioApp
+from folio.tui.screens.change_request import ChangeRequestScreen
+from folio.tui.widgets.change_overview import ChangesPane
+from tests.conftest import SANDBOX_URL, TOKEN
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
+
+
+@pytest.fixture(autouse=True)
+def side_by_side_preferred(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ChangesPane, "prefer_side_by_side", True)
+
+
+async def _no_sleep(seconds: float) -> None:
+    return None
+
+
+def _reviewed_then_edited(state: SandboxState) -> dict[str, Any]:
+    record = next(c for c in state.change_requests.values() if c["subject"] == "Clarify Linux install steps")
+    pages = {p["title"]: p for p, _, _ in walk(state.revisions[record["revision"]]["pages"])}
+    ViewedMarks().set_viewed(record["id"], record["revision"], pages["Windows"]["id"])
+    add_review(state, record, state.default_user, "approved", "Fine", at=state.now())
+    emeka = next(uid for uid, u in state.users.items() if u["email"].startswith("emeka@"))
+    linux = pages["Linux"]
+    changes = [
+        {
+            "operation": "update_page",
+            "page": linux["id"],
+            "document": {"markdown": linux["markdown"] + "\nArch Linux: install from the AUR.\n"},
+        },
+        {"operation": "insert_page", "title": "macOS", "document": {"markdown": "# macOS\n\nbrew install northwind\n"}},
+    ]
+    apply_content_changes(state, record, changes, emeka)
+    return record
+
+
+def _app(sandbox: Any, state: SandboxState) -> FolioApp:
+    record = _reviewed_then_edited(state)
+    client = GitBookClient(
+        token=Token(TOKEN),
+        base_url=SANDBOX_URL,
+        transport=SandboxTransport(sandbox),
+        retry=RetryPolicy(sleep=_no_sleep),
+    )
+    services = Services(client, where="the demo sandbox")
+    trail = (state.orgs[state.demo_org]["title"], state.spaces[record["space"]]["title"])
+    app = FolioApp(
+        services, start=lambda: ChangeRequestScreen(services, record["space"], record["number"], trail=trail)
+    )
+    app.animation_level = "none"
+    return app
+
+
+def _after(*keys: str) -> Callable[[Pilot[None]], Awaitable[None]]:
+    async def run(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        for key in keys:
+            await pilot.press(key)
+            await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    return run
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_overview_says_what_changed_since(
+    snap_compare: Any, app: Any, state: SandboxState, size: tuple[int, int]
+) -> None:
+    assert snap_compare(_app(app, state), terminal_size=size, run_before=_after())
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_changes_since_review(snap_compare: Any, app: Any, state: SandboxState, size: tuple[int, int]) -> None:
+    assert snap_compare(_app(app, state), terminal_size=size, run_before=_after("2", "V"))
