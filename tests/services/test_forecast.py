@@ -13,7 +13,7 @@ from folio.sandbox import SandboxState
 from folio.sandbox.domain.change_requests import open_change_request
 from folio.sandbox.seed.change_requests import Edit, commit, edit
 from folio.services import Services
-from folio.services.forecast import ForecastService, Touch, overlaps_of
+from folio.services.forecast import Forecast, ForecastService, Touch, overlaps_of
 
 
 def space_id(state: SandboxState, title: str) -> str:
@@ -107,3 +107,20 @@ def test_overlaps_are_ordered_by_shared_pages() -> None:
     none = Touch(cr(4), {"z": "Z"})
     found = overlaps_of(me, [me, one, two, none])
     assert [(o.cr.number, o.titles, o.becomes_outdated) for o in found] == [(3, ("B", "C"), False), (2, ("A",), True)]
+
+
+def test_the_forecast_says_what_merging_does() -> None:
+    def cr(number: int) -> ChangeRequest:
+        return ChangeRequest.model_validate({"id": f"cr{number}", "space": "s", "number": number})
+
+    overlap = overlaps_of(Touch(cr(1), {"a": "A"}), [Touch(cr(2), {"a": "A"})])
+    assert Forecast("cr1", [], 0, 0).summary == "No other change request is open on this space."
+    assert Forecast("cr1", [], 1, 1).summary == "The other open change request edits other pages."
+    assert Forecast("cr1", [], 3, 2).summary == "None of the 3 other open change requests edits the same pages."
+    assert Forecast("cr1", overlap, 1, 1).summary == (
+        "The other open change request edits the same pages; merging this one makes 1 open change request outdated."
+    )
+    assert Forecast("cr1", overlap, 4, 3, cut=True).summary == (
+        "1 of the 4 other open change requests edit the same pages; merging this one makes 3 open change requests "
+        "outdated. Some change lists were cut: an overlap may be missing."
+    )

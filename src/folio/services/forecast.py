@@ -77,16 +77,29 @@ class Forecast:
 
     @property
     def summary(self) -> str:
-        if not self.open_others:
+        others = self.open_others
+        if not others:
             return "No other change request is open on this space."
         overlap = len(self.overlaps)
+        if not overlap:
+            said = (
+                "The other open change request edits"
+                if others == 1
+                else f"None of the {others} other open change requests edits"
+            )
+            return said + (" other pages." if others == 1 else " the same pages.") + self._cut_note
         said = (
-            f"{overlap} of the {self.open_others} other open change requests edit the same pages"
-            if overlap
-            else f"None of the {self.open_others} other open change requests edits the same pages"
+            "The other open change request edits"
+            if others == 1
+            else f"{overlap} of the {others} other open change requests edit"
         )
-        after = f"; merging this one makes {self.outdated_after_merge} of them outdated" if overlap else ""
-        return said + after + ("." if not self.cut else " (some change lists were cut: an overlap may be missing).")
+        outdated = self.outdated_after_merge
+        after = f"merging this one makes {outdated} open change {'request' if outdated == 1 else 'requests'} outdated"
+        return f"{said} the same pages; {after}.{self._cut_note}"
+
+    @property
+    def _cut_note(self) -> str:
+        return " Some change lists were cut: an overlap may be missing." if self.cut else ""
 
 
 def overlaps_of(me: Touch, others: list[Touch]) -> list[Overlap]:

@@ -34,7 +34,17 @@ if TYPE_CHECKING:
     from folio.models.content import ContentLink
     from folio.services import Services
 
-__all__ = ["LARGE_LINES", "BrokenLink", "LintItem", "LintReport", "ReviewLint", "lint_pages", "target_key"]
+__all__ = [
+    "LARGE_LINES",
+    "BrokenLink",
+    "Kind",
+    "LintItem",
+    "LintReport",
+    "ReviewLint",
+    "is_empty",
+    "lint_pages",
+    "target_key",
+]
 
 PARALLEL = 4
 """Page link reads in flight at once."""
