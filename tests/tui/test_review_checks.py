@@ -1,0 +1,96 @@
+"""The checks tab of the change request screen, driven by keys over the sandbox: the lint's findings and the
+overlapping change requests; enter on a finding shows that page's diff, enter on a change request opens it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from folio.sandbox import SandboxState
+from folio.sandbox.domain.change_requests import open_change_request
+from folio.sandbox.revisions import walk
+from folio.sandbox.seed.change_requests import Edit, commit, create, delete, edit
+from folio.services import Services
+from folio.tui.screens.change_request import ChangeRequestScreen
+from folio.tui.widgets.review_checks import ReviewChecks
+from tests.tui.conftest import settle
+
+Opener = Callable[..., Any]
+
+
+def space_id(state: SandboxState, title: str) -> str:
+    return next(sid for sid, s in state.spaces.items() if s["title"] == title and s["organization"] == state.demo_org)
+
+
+def make_cr(state: SandboxState, subject: str, edits: list[Edit]) -> dict[str, Any]:
+    space = space_id(state, "Getting Started")
+    record = open_change_request(state, space, state.default_user, subject=subject, at=state.now())
+    commit(state, record, edits, state.now())
+    record["status"] = "open"
+    return record
+
+
+def rows(screen: ChangeRequestScreen) -> list[tuple[str, str, str]]:
+    pane = screen.query_one(ReviewChecks)
+    return [tuple(str(c) for c in row.cells) for row in pane.browser.list.visible_rows]  # type: ignore[misc]
+
+
+def page_id(state: SandboxState, record: dict[str, Any], title: str) -> str:
+    pages = state.revisions[state.spaces[record["space"]]["revision"]]["pages"]
+    return str(next(p["id"] for p, _, _ in walk(pages) if p["title"] == title))
+
+
+async def test_enter_on_a_finding_shows_the_page_in_the_diff(
+    services: Services, state: SandboxState, open_app: Opener
+) -> None:
+    record = make_cr(
+        state,
+        "Drop troubleshooting",
+        [delete("Troubleshooting"), create("Glossary", "# Glossary\n"), edit("Linux", "", "\nArm64 too.\n")],
+    )
+    screen = ChangeRequestScreen(services, record["space"], record["number"])
+    async with open_app(lambda: screen) as (_app, pilot):
+        await pilot.press("4")
+        await settle(pilot)
+        found = rows(screen)
+        assert found[0] == ("\u2717 broken link", "Your first robot", "Links to page “Troubleshooting” (removed).")
+        assert ("! empty page", "Glossary", "The page is empty: no text under its title.") in found
+        linux = next(r for r in found if r[0] == "\u21c4 overlaps")
+        assert linux[1].endswith("Clarify Linux install steps") and "both edit “Linux”" in linux[2]
+        summary = str(screen.query_one("#checks-summary").render())
+        assert "1 broken link" in summary and "1 empty page" in summary
+        # The first finding is on a page the change request leaves unchanged: every page is listed to show it.
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.tabs.active == "changes"
+        assert screen.changes.shown == page_id(state, record, "Your first robot")
+        assert screen.changes.page is not None and screen.changes.page.title == "Your first robot"
+        await pilot.press("4", "j")  # the second finding: the deleted page, still linked
+        await settle(pilot)
+        assert rows(screen)[1][:2] == ("! still linked", "Troubleshooting")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.tabs.active == "changes" and screen.changes.shown == page_id(state, record, "Troubleshooting")
+
+
+async def test_enter_on_an_overlapping_change_request_opens_it(
+    services: Services, state: SandboxState, open_app: Opener
+) -> None:
+    linux = next(c for c in state.change_requests.values() if c["subject"] == "Clarify Linux install steps")
+    mine = make_cr(state, "Linux: arm64", [edit("Linux", "", "\nArm64 too.\n")])
+    screen = ChangeRequestScreen(services, linux["space"], linux["number"])
+    async with open_app(lambda: screen) as (app, pilot):
+        await pilot.press("4")
+        await settle(pilot)
+        found = rows(screen)
+        at = next(i for i, r in enumerate(found) if r[0] == "\u21c4 overlaps")
+        assert found[at][1] == f"#{mine['number']} Linux: arm64"
+        assert "merging this one makes it outdated" in found[at][2]
+        await pilot.press(*["j"] * at, "enter")
+        await settle(pilot)
+        opened = app.screen
+        assert isinstance(opened, ChangeRequestScreen) and opened is not screen
+        assert opened.cr is not None and opened.cr.id == mine["id"]
+        await pilot.press("4")
+        await settle(pilot)
+        assert any(r[1].endswith("Clarify Linux install steps") for r in rows(opened))  # each lists the other
