@@ -2,16 +2,17 @@
 
 ChangeOverview   subject, status and people, reviewers and their verdicts, what it changes, the description
 ChangesPane      the changed pages (a ResourceBrowser) beside the diff of the one under the cursor (DiffView),
-                 with the review keys: layout, next change, viewed marks, next unviewed, only changed pages
+                 with the review keys: layout, wrap, next change, viewed marks, next unviewed, only changed pages,
+                 and c: a comment on the block under the diff's cursor (``diff_comment``)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -21,7 +22,9 @@ from textual.widgets import Static
 
 from folio.services import format
 from folio.services.diff import MarkdownDiff, diff_markdown
+from folio.tui.actions import Explains
 from folio.tui.safe import safe
+from folio.tui.widgets.diff_comment import comment_from_diff
 from folio.tui.widgets.diff_view import DiffView
 from folio.tui.widgets.focus_hold import HoldsFocus
 from folio.tui.widgets.markdown_view import SafeMarkdown, sanitize_markdown
@@ -31,6 +34,8 @@ from folio.tui.widgets.resource_list import Column, ResourceList, Row
 if TYPE_CHECKING:
     from textual import events
 
+    from folio.models.change_request import ChangeRequest
+    from folio.services.diff import DiffLine
     from folio.services.review import ChangeSet, Overview, PageChange, Reviewer
     from folio.services.viewed import ViewedMarks
 
@@ -136,7 +141,9 @@ class ChangeOverview(VerticalScroll, can_focus=True):
 
 SIDE_BY_SIDE_MIN = 120
 """Columns the terminal needs for the side-by-side diff; below it the diff is unified."""
-SHORT = {"created": "new", "edited": "edit", "moved": "move", "deleted": "del"}
+ROOMY = 140
+"""Below this many columns a side-by-side diff takes room from the page list (which narrows)."""
+SHORT = {"created": "new", "edited": "edit", "moved": "move", "deleted": "del", "from main": "main"}
 COLUMNS = (Column("viewed", "\u2713", width=1), Column("change", "Change", width=9), Column("page", "Page"))
 
 
@@ -148,17 +155,20 @@ def _binding(key: str, action: str, label: str, name: str, tooltip: str, *, show
     return Binding(key, action, label, show=show, id=f"change-request.{name}", tooltip=tooltip)
 
 
-class ChangesPane(Horizontal, HoldsFocus):
+class ChangesPane(Horizontal, HoldsFocus, Explains):
     """The changed pages (left, a ResourceBrowser) and the diff of the one under the cursor (right, a DiffView).
 
-    Its keys work while focus is inside it: s layout, n/N and ]c/[c changes, v viewed, U and ]u unviewed,
-    f only changed pages. "Viewed" marks are read and written through ``marks`` (per change request id and
-    revision); the count is posted as :class:`ChangesPane.Progress`. Opened while the pages load, it holds the
-    focus (and the keys typed for the list) until they are in (:class:`~folio.tui.widgets.focus_hold.HoldsFocus`).
+    Its keys work while focus is inside it: s layout, w wrap, n/N and ]c/[c changes, v viewed, U and ]u
+    unviewed, f only changed pages, c comment on the block under the diff's cursor (j/k move it in the diff).
+    "Viewed" marks are read and written through ``marks`` (per change request id and revision); the count is
+    posted as :class:`ChangesPane.Progress`. Opened while the pages load, it holds the focus (and the keys typed
+    for the list) until they are in (:class:`~folio.tui.widgets.focus_hold.HoldsFocus`).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         _binding("s", "toggle_layout", "Split", "layout", "Unified or side-by-side diff"),
+        _binding("w", "toggle_wrap", "Wrap", "wrap", "Wrap long lines of the diff (or scroll them sideways)"),
+        _binding("c", "comment", "Comment", "comment", "Comment on the block under the diff's cursor"),
         _binding("n", "change(1)", "Next change", "next-change", "Next change (also ]c)", show=True),
         _binding("N", "change(-1)", "Prev change", "previous-change", "Previous change (also [c)"),
         _binding("right_square_bracket", "prefix(']')", "]c ]u", "next-prefix", "]c next change, ]u next unviewed"),
@@ -170,6 +180,8 @@ class ChangesPane(Horizontal, HoldsFocus):
 
     prefer_side_by_side: ClassVar[bool] = True
     """The layout asked for last (kept for the session); it applies where the terminal is wide enough."""
+    prefer_wrap: ClassVar[bool] = False
+    """Whether long lines wrap (kept for the session)."""
 
     @dataclass
     class Progress(Message):
@@ -211,8 +223,11 @@ class ChangesPane(Horizontal, HoldsFocus):
         return self.query_one("#diff-view", DiffView)
 
     def fit(self, width: int) -> None:
-        """Use side by side where the terminal has room for it (and it is wanted)."""
+        """Use side by side where the terminal has room for it (and it is wanted); a side-by-side diff in fewer
+        than :data:`ROOMY` columns narrows the page list."""
         self.diff_view.side_by_side = self.prefer_side_by_side and width >= SIDE_BY_SIDE_MIN
+        self.diff_view.wrap = self.prefer_wrap
+        self.set_class(self.diff_view.side_by_side and width < ROOMY, "-roomy-diff")
         self._title()
 
     # -- data -------------------------------------------------------------------------------------------------
@@ -303,6 +318,8 @@ class ChangesPane(Horizontal, HoldsFocus):
             parts.append((f"unified (side by side: {SIDE_BY_SIDE_MIN}+ columns)", "$text-muted"))
         else:
             parts.append(("unified", "$text-muted"))
+        if self.diff_view.wrap:
+            parts.append((", wrapped", "$text-muted"))
         self.query_one("#diff-title", Static).update(Content.assemble(*parts))
 
     # -- keys -------------------------------------------------------------------------------------------------
@@ -316,6 +333,31 @@ class ChangesPane(Horizontal, HoldsFocus):
                 markup=False,
             )
         self.fit(width)
+
+    def action_toggle_wrap(self) -> None:
+        type(self).prefer_wrap = not self.diff_view.wrap
+        self.fit(self.app.size.width)
+
+    def why_not(self, action: str) -> str | None:
+        if action == "comment":
+            if self.change_set is None:
+                return "The changed pages are still loading."
+            if self.shown is None or self.change_set.find(self.shown) is None:
+                return "No page is shown: pick one in the list."
+        return None
+
+    def action_comment(self) -> None:
+        changes = self.change_set
+        page = changes.find(self.shown) if changes is not None and self.shown else None
+        services = getattr(self.screen, "services", None)
+        if changes is None or page is None or services is None:
+            return
+        line = self.diff_view.line_at_cursor() if self.diff_view.diff is not None else None
+        self._comment(services, changes.cr, page, line)
+
+    @work(exclusive=True, group="changes-comment", exit_on_error=False)
+    async def _comment(self, services: Any, cr: ChangeRequest, page: PageChange, line: DiffLine | None) -> None:
+        await comment_from_diff(self, services, cr, page, line, _clean(page.after))
 
     def action_toggle_filter(self) -> None:
         self.only_changed = not self.only_changed

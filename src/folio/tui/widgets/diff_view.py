@@ -4,16 +4,21 @@
     view.show(None, "Nothing")   # a message instead of a diff
     view.side_by_side = True     # two columns: before | after
     view.jump(+1)                # the next hunk (False when there is none): ]c, n
+    view.wrap = True             # long lines wrap (no sideways scrolling)
+    view.line_at_cursor()        # the DiffLine under the cursor (j/k move it): what `c` comments on
 
 Changed lines have a tinted background and a sign (``+``/``-``, so the meaning survives without colour);
 the words that changed inside a line are tinted stronger and bold. The line numbers stay put while the text
-scrolls sideways (left/right, h/l).
+scrolls sideways (left/right, h/l), or the text wraps under them. A cursor (the gutter drawn reversed) marks one
+row; it starts on the first change, and a jump to a change puts it there.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import ClassVar
 
+from rich._wrap import divide_line
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -43,6 +48,7 @@ class DiffView(ScrollView, can_focus=True):
         "diff-view--gutter",
         "diff-view--note",
         "diff-view--blank",
+        "diff-view--cursor",
     }
     DEFAULT_CSS = """
     DiffView { height: 1fr; background: $surface; }
@@ -55,10 +61,12 @@ class DiffView(ScrollView, can_focus=True):
     DiffView > .diff-view--gutter { color: $text-muted; }
     DiffView > .diff-view--note { color: $text-muted; text-style: italic; }
     DiffView > .diff-view--blank { background: $panel; }
+    DiffView > .diff-view--cursor { color: $text; background: $accent 60%; text-style: bold; }
+    DiffView:focus > .diff-view--cursor { background: $accent; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j", "scroll_down", "Down", show=False, id="diff.down", tooltip="Scroll the diff down a line"),
-        Binding("k", "scroll_up", "Up", show=False, id="diff.up", tooltip="Scroll the diff up a line"),
+        Binding("j,down", "cursor(1)", "Down", show=False, id="diff.down", tooltip="The next line of the diff"),
+        Binding("k,up", "cursor(-1)", "Up", show=False, id="diff.up", tooltip="The previous line of the diff"),
         Binding("h", "scroll_left", "Left", show=False, id="diff.left", tooltip="Scroll the diff left"),
         Binding("l", "scroll_right", "Right", show=False, id="diff.right", tooltip="Scroll the diff right"),
         Binding("g", "scroll_home", "Top", show=False, id="diff.top", tooltip="The top of the diff"),
@@ -75,6 +83,12 @@ class DiffView(ScrollView, can_focus=True):
         self._styles: dict[str, Style] | None = None
         self._number_width = 3
         self._longest = 0
+        self._wrap = False
+        self.cursor = 0
+        """The row of :attr:`rows` under the cursor."""
+        self._starts: list[int] | None = None
+        """With wrapping: the first screen line of each row (and the total at the end); None: one line a row."""
+        self._breaks: dict[tuple[int, bool], list[int]] = {}
 
     # -- what is shown ---------------------------------------------------------------------------------------
 
@@ -89,6 +103,22 @@ class DiffView(ScrollView, can_focus=True):
         self._longest = max((len(line.text) for line in lines if line.kind != "hunk"), default=0)
         self.scroll_to(0, 0, animate=False, immediate=True)
         self._resize()
+        self.cursor = self._first_change(0)
+        self._follow()
+        self.refresh()
+
+    @property
+    def wrap(self) -> bool:
+        return self._wrap
+
+    @wrap.setter
+    def wrap(self, value: bool) -> None:
+        if value == self._wrap:
+            return
+        self._wrap = value
+        self.scroll_to(x=0, animate=False, immediate=True)
+        self._resize()
+        self._follow(top=True)
         self.refresh()
 
     @property
@@ -99,10 +129,11 @@ class DiffView(ScrollView, can_focus=True):
     def side_by_side(self, value: bool) -> None:
         if value == self._side_by_side:
             return
+        line = self.line_at_cursor()
         self._side_by_side = value
         self._resize()
-        if self.current_hunk is not None and self.current_hunk < len(self.hunk_rows):
-            self._scroll_to_row(self.hunk_rows[self.current_hunk])
+        self.cursor = self._row_of(line) if line is not None else 0
+        self._follow(top=True)
         self.refresh()
 
     @property
@@ -127,9 +158,9 @@ class DiffView(ScrollView, can_focus=True):
         if self.current_hunk is None:
             top = round(self.scroll_y)
             if step > 0:
-                target = next((i for i, row in enumerate(hunks) if row >= top), None)
+                target = next((i for i, row in enumerate(hunks) if self._line_of(row) >= top), None)
             else:
-                target = next((i for i in range(len(hunks) - 1, -1, -1) if hunks[i] < top), None)
+                target = next((i for i in range(len(hunks) - 1, -1, -1) if self._line_of(hunks[i]) < top), None)
         else:
             target = self.current_hunk + (1 if step > 0 else -1)
         if target is None or not 0 <= target < len(hunks):
@@ -143,19 +174,108 @@ class DiffView(ScrollView, can_focus=True):
         if not hunks:
             return
         self.current_hunk = index % len(hunks)
+        self.cursor = self._first_change(hunks[self.current_hunk])
         self._scroll_to_row(hunks[self.current_hunk])
         self.refresh()
 
     def _scroll_to_row(self, row: int) -> None:
-        self.scroll_to(y=max(0, row - 1), animate=False, immediate=True)
+        self.scroll_to(y=max(0, self._line_of(row) - 1), animate=False, immediate=True)
+
+    # -- the cursor --------------------------------------------------------------------------------------------
+
+    def _first_change(self, start: int) -> int:
+        """The first added or deleted row from ``start`` (``start`` itself when there is none)."""
+        for index in range(start, len(self.rows)):
+            if any(line is not None and line.kind in ("add", "delete") for line in self._lines_of(index)):
+                return index
+        return start
+
+    def _lines_of(self, index: int) -> list[DiffLine | None]:
+        item = self.rows[index]
+        if isinstance(item, SideRow):
+            return [item.left, item.right] if item.header is None else [item.header]
+        return [item]
+
+    def line_at_cursor(self) -> DiffLine | None:
+        """The line under the cursor: on a side-by-side row, the new side (the old one where it has none); on a
+        hunk's header, the line after it. None when no diff is shown."""
+        rows = self.rows
+        for index in range(min(self.cursor, len(rows) - 1), len(rows)) if rows else ():
+            item = rows[index]
+            if isinstance(item, SideRow):
+                if item.header is None:
+                    return item.right or item.left
+            elif item.kind not in ("hunk", "note"):
+                return item
+        return None
+
+    def _row_of(self, line: DiffLine) -> int:
+        """The row showing ``line`` (by its numbers) in the layout in use, or 0."""
+        for index in range(len(self.rows)):
+            for other in self._lines_of(index):
+                if other is not None and (other.old, other.new, other.kind) == (line.old, line.new, line.kind):
+                    return index
+        return 0
+
+    def action_cursor(self, step: int) -> None:
+        rows = len(self.rows)
+        if not rows:
+            self.scroll_relative(y=step, animate=False)
+            return
+        self.cursor = max(0, min(rows - 1, self.cursor + step))
+        self._follow()
+        self.refresh()
+
+    def _follow(self, *, top: bool = False) -> None:
+        """Scroll so the cursor's row is on screen (``top``: near the top)."""
+        first = self._line_of(self.cursor)
+        last = self._line_of(self.cursor + 1) - 1
+        height = self.scrollable_content_region.height or self.size.height or 1
+        y = round(self.scroll_y)
+        if top or first < y:
+            self.scroll_to(y=max(0, first - 1 if top else first), animate=False, immediate=True)
+        elif last >= y + height:
+            self.scroll_to(y=max(0, last - height + 1), animate=False, immediate=True)
+
+    # -- wrapping ----------------------------------------------------------------------------------------------
+
+    def _line_of(self, row: int) -> int:
+        """The first screen line of ``row``."""
+        if self._starts is None:
+            return row
+        return self._starts[max(0, min(row, len(self._starts) - 1))]
+
+    def _breaks_of(self, line: DiffLine, width: int) -> list[int]:
+        if len(line.text) <= width:
+            return []
+        return divide_line(line.text, width, fold=True)
+
+    def _layout(self, text_width: int) -> None:
+        """With wrapping on, where each row starts on screen (a row is as tall as its longer side)."""
+        if not self._wrap or self.diff is None:
+            self._starts = None
+            return
+        starts, at = [], 0
+        for index in range(len(self.rows)):
+            starts.append(at)
+            lines = self._lines_of(index)
+            if len(lines) == 1 and lines[0] is not None and lines[0].kind in ("hunk", "note"):
+                at += 1
+                continue
+            at += max(len(self._breaks_of(line, text_width)) + 1 for line in lines if line is not None)
+        starts.append(at)
+        self._starts = starts
 
     # -- drawing ---------------------------------------------------------------------------------------------
 
     def _resize(self) -> None:
         width = self.scrollable_content_region.width or self.size.width
         text_width = self._text_width(width)
-        extra = max(0, self._longest - text_width)
+        self._layout(text_width)
+        extra = 0 if self._wrap else max(0, self._longest - text_width)
         height = len(self.rows) if self.diff else len(self.message.splitlines()) + 1
+        if self._starts is not None:
+            height = self._starts[-1]
         self.virtual_size = Size(width + extra, height)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -175,7 +295,7 @@ class DiffView(ScrollView, can_focus=True):
 
     def _gutter_width(self) -> int:
         per_side = self._number_width + 2  # "123 + "
-        return per_side if self._side_by_side else self._number_width * 2 + 3  # "12 13 + "
+        return per_side if self._side_by_side else self._number_width * 2 + 4  # "12 13 + "
 
     def _text_width(self, width: int) -> int:
         if self._side_by_side:
@@ -191,19 +311,25 @@ class DiffView(ScrollView, can_focus=True):
             text = lines[row - 1] if 1 <= row <= len(lines) else ""
             return Strip([Segment(" " + text, base + self._style("diff-view--note"))]).adjust_cell_length(width, base)
         rows = self.rows
-        if row >= len(rows):
+        part = 0
+        if self._starts is not None:
+            line = row
+            row = bisect_right(self._starts, line) - 1
+            part = line - self._starts[row] if 0 <= row < len(rows) else 0
+        if not 0 <= row < len(rows):
             return Strip.blank(width, base)
         item = rows[row]
+        at = row == self.cursor
         if isinstance(item, SideRow):
             if item.header is not None:
                 return self._header(item.header, row, width, base)
             half = (width - 1) // 2
-            left = self._side(item.left, half, base, right=False)
-            right = self._side(item.right, width - 1 - half, base, right=True)
+            left = self._side(item.left, half, base, right=False, part=part, at=at)
+            right = self._side(item.right, width - 1 - half, base, right=True, part=part, at=at)
             return Strip.join([left, Strip([Segment("\u2502", base + self._style("diff-view--gutter"))]), right])
         if item.kind in ("hunk", "note"):
             return self._header(item, row, width, base)
-        return self._unified(item, width, base)
+        return self._unified(item, width, base, part=part, at=at)
 
     def _header(self, line: DiffLine, row: int, width: int, base: Style) -> Strip:
         if line.kind == "note":
@@ -223,8 +349,9 @@ class DiffView(ScrollView, can_focus=True):
             return base + self._style("diff-view--delete")
         return base
 
-    def _text(self, line: DiffLine, width: int, style: Style) -> Strip:
-        """The line's text, scrolled sideways, cut or padded to ``width`` cells, changed words stressed."""
+    def _text(self, line: DiffLine, width: int, style: Style, part: int = 0) -> Strip:
+        """The line's text, scrolled sideways (or, wrapped, its ``part``-th piece), cut or padded to ``width``
+        cells, changed words stressed."""
         text = Text(line.text, no_wrap=True, end="")
         text.stylize(style)  # Text.render ignores Text.style: the base goes in as a span
         if line.spans:
@@ -232,29 +359,39 @@ class DiffView(ScrollView, can_focus=True):
             for start, end in line.spans:
                 text.stylize(word, start, end)
         offset = round(self.scroll_x)
+        if self._wrap:
+            pieces = text.divide(self._breaks_of(line, width))
+            if part >= len(pieces):
+                return Strip.blank(width, style)
+            text, offset = pieces[part], 0
+            text.rstrip()
         strip = Strip(list(text.render(self.app.console)))
         return strip.crop(offset, offset + width).adjust_cell_length(width, style)
 
-    def _unified(self, line: DiffLine, width: int, base: Style) -> Strip:
+    def _gutter(self, text: str, style: Style, *, at: bool, part: int) -> Segment:
+        if part:  # a wrapped line's continuation: the numbers are on its first line
+            text = " " * (len(text) - 2) + "\u21aa "
+        return Segment(text, style + self._style("diff-view--cursor" if at else "diff-view--gutter"))
+
+    def _unified(self, line: DiffLine, width: int, base: Style, *, part: int = 0, at: bool = False) -> Strip:
         style = self._line_style(line, base)
-        gutter_style = style + self._style("diff-view--gutter")
         w = self._number_width
         old = str(line.old) if line.old is not None else ""
         new = str(line.new) if line.new is not None else ""
-        gutter = Segment(f"{old:>{w}} {new:>{w}} {_SIGN.get(line.kind, ' ')} ", gutter_style)
-        body = self._text(line, max(0, width - self._gutter_width()), style)
-        return Strip.join([Strip([gutter]), body]).crop(0, width)
+        gutter = self._gutter(f"{old:>{w}} {new:>{w}} {_SIGN.get(line.kind, ' ')} ", style, at=at, part=part)
+        body = self._text(line, max(0, width - self._gutter_width()), style, part)
+        return Strip.join([Strip([gutter]), body]).crop(0, width).adjust_cell_length(width, style)
 
-    def _side(self, line: DiffLine | None, width: int, base: Style, *, right: bool) -> Strip:
+    def _side(
+        self, line: DiffLine | None, width: int, base: Style, *, right: bool, part: int = 0, at: bool = False
+    ) -> Strip:
         style = self._line_style(line, base)
         if line is None:
             return Strip.blank(width, style)
         number = line.new if right else line.old
-        gutter = Segment(
-            f"{number if number is not None else '':>{self._number_width}} {_SIGN.get(line.kind, ' ')}",
-            style + self._style("diff-view--gutter"),
-        )
-        body = self._text(line, max(0, width - self._gutter_width()), style)
+        text = f"{number if number is not None else '':>{self._number_width}} {_SIGN.get(line.kind, ' ')}"
+        gutter = self._gutter(text, style, at=at, part=part)
+        body = self._text(line, max(0, width - self._gutter_width()), style, part)
         return Strip.join([Strip([gutter]), body]).crop(0, width).adjust_cell_length(width, style)
 
     # -- keys ------------------------------------------------------------------------------------------------

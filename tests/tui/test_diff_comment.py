@@ -1,0 +1,196 @@
+"""Comment from the diff: ``c`` on the changes tab comments on the block of the new revision that the line under
+the diff's cursor belongs to, over the seeded sandbox; the sandbox then holds a comment on that page and block,
+and the comments tab titles it by the block's first words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from folio.models.common import document_text
+from folio.sandbox import SandboxState
+from folio.sandbox.domain.block_keys import with_keys
+from folio.sandbox.domain.content import markdown_document
+from folio.sandbox.revisions import find_page
+from folio.services import Services
+from folio.tui.modals.confirm import ConfirmModal
+from folio.tui.screens.change_request import ChangeRequestScreen
+from folio.tui.widgets.change_overview import ChangesPane
+from folio.tui.widgets.comments_panel import CommentsPanel
+from folio.tui.widgets.diff_comment import BlockCommentModal
+from folio.tui.widgets.diff_view import DiffView
+
+ASKING = {"changes-comment"}
+"""The worker that waits on the comment box: settled once the box is up."""
+
+
+@pytest.fixture(autouse=True)
+def defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ChangesPane, "prefer_side_by_side", True)
+    monkeypatch.setattr(ChangesPane, "prefer_wrap", False)
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    app = pilot.app
+    for _ in range(500):
+        await pilot.pause()
+        asking = isinstance(app.screen, ModalScreen)
+        busy = [w for w in app.workers if w.is_running and not (asking and w.group in ASKING)]
+        if not busy:
+            break
+    else:
+        raise AssertionError(f"workers still running: {busy}")
+    await pilot.pause()
+
+
+async def press(pilot: Pilot[None], *keys: str) -> None:
+    await pilot.press(*keys)
+    await settle(pilot)
+
+
+async def type_text(pilot: Pilot[None], text: str) -> None:
+    await pilot.press(*[{" ": "space"}.get(ch, ch) for ch in text])
+
+
+def cr_of(state: SandboxState, subject: str) -> dict[str, Any]:
+    return next(c for c in state.change_requests.values() if c["subject"] == subject)
+
+
+def opener(services: Services, state: SandboxState, subject: str) -> Any:
+    record = cr_of(state, subject)
+    return lambda: ChangeRequestScreen(services, record["space"], record["number"], trail=("Northwind Labs",))
+
+
+def block_holding(state: SandboxState, cr: dict[str, Any], title: str, words: str) -> tuple[str, str]:
+    """(page id, key) of the block of ``title`` in the change request's content whose text holds ``words``."""
+    pages = state.revisions[cr["revision"]]["pages"]
+    page = next(p for p, *_ in _walk(pages) if p.get("title") == title)
+    document = with_keys(markdown_document(page["markdown"]), page["id"])
+    key = next(n["key"] for n in document["nodes"] if words in document_text(n))
+    return page["id"], key
+
+
+def _walk(pages: list[dict[str, Any]]) -> list[tuple[dict[str, Any], int]]:
+    out: list[tuple[dict[str, Any], int]] = []
+    for page in pages:
+        out.append((page, 0))
+        out.extend(_walk(page.get("pages") or []))
+    return out
+
+
+def new_comments(state: SandboxState, before: set[str]) -> list[dict[str, Any]]:
+    return [c for cid, c in state.comments.items() if cid not in before]
+
+
+LINUX = "Clarify Linux install steps"
+WELCOME = "Refresh the welcome page"
+
+
+async def test_c_comments_on_the_block_under_the_cursor(services: Services, state: SandboxState, open_app: Any) -> None:
+    cr = cr_of(state, LINUX)
+    page_id, key = block_holding(state, cr, "Linux", "Ubuntu 22.04")
+    before = set(state.comments)
+    async with open_app(opener(services, state, LINUX)) as (app, pilot):
+        screen = app.screen
+        assert isinstance(screen, ChangeRequestScreen)
+        await press(pilot, "2", "enter")  # the Linux page's diff, the focus in it
+        view = screen.query_one(DiffView)
+        assert view.has_focus and view.line_at_cursor() is not None
+        assert view.line_at_cursor().text == "sudo apt update"  # type: ignore[union-attr]  # the first change
+        await press(pilot, "j", "j", "j", "j")
+        assert view.line_at_cursor().text.startswith("The package needs Ubuntu")  # type: ignore[union-attr]
+        await press(pilot, "c")
+        modal = app.screen
+        assert isinstance(modal, BlockCommentModal)
+        assert modal.target.node == key and modal.target.page_id == page_id
+        quoted = str(modal.query_one(".diff-comment--block", Static).render())
+        assert quoted == "The package needs Ubuntu 22.04 or newer (Debian 12 works too)."
+        assert "New comment on “The package needs Ubuntu" in str(modal.query_one(".form--title", Static).render())
+        await type_text(pilot, "Which kernel?")
+        await press(pilot, "ctrl+s")
+        assert not isinstance(app.screen, ModalScreen)
+        [posted] = new_comments(state, before)
+        assert posted["changeRequest"] == cr["id"] and posted["body"] == "Which kernel?"
+        assert posted["target"]["page"] == {"id": page_id} and posted["target"]["node"] == {"id": key}
+        assert app._notifications and list(app._notifications)[-1].message.startswith(
+            "Comment posted on “The package needs Ubuntu"
+        )
+
+        await press(pilot, "3")  # the comments tab: the thread under the block's first words, not its id
+        panel = screen.query_one(CommentsPanel)
+        await settle(pilot)
+        rows = [str(r.cells[0]) for r in panel.browser.list.visible_rows]
+        at = rows.index("Which kernel?")
+        assert rows[at - 1] == "¶ “The package needs Ubuntu 22.04 or newer (Debian 12 works to…”"  # first words
+        assert key not in " ".join(rows)
+
+
+async def test_a_deleted_line_says_so_and_offers_the_page(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    cr = cr_of(state, WELCOME)
+    before = set(state.comments)
+    async with open_app(opener(services, state, WELCOME)) as (app, pilot):
+        await press(pilot, "2", "enter")
+        view = app.screen.query_one(DiffView)
+        line = view.line_at_cursor()
+        assert line is not None and line.kind == "delete" and line.new is None  # unified at 80 columns
+        await press(pilot, "c")
+        question = app.screen
+        assert isinstance(question, ConfirmModal)
+        assert question.title_text.plain == "This line is deleted: it belongs to no block of the new revision."
+        assert question.body_text.plain == "Comment on “Welcome” instead?"
+        await press(pilot, "y")
+        modal = app.screen
+        assert isinstance(modal, BlockCommentModal) and modal.target.node is None
+        assert not modal.query(".diff-comment--block")  # no block to show
+        await type_text(pilot, "Plain is better")
+        await press(pilot, "ctrl+s")
+        [posted] = new_comments(state, before)
+        welcome = find_page(state.revisions[cr["revision"]]["pages"], posted["target"]["page"]["id"])
+        assert welcome is not None and welcome[0]["title"] == "Welcome"
+        assert "node" not in posted["target"]
+
+
+async def test_a_deleted_line_and_no_thanks_posts_nothing(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    before = set(state.comments)
+    async with open_app(opener(services, state, WELCOME)) as (app, pilot):
+        await press(pilot, "2", "enter", "c")
+        assert isinstance(app.screen, ConfirmModal)
+        await press(pilot, "n")
+        assert not isinstance(app.screen, ModalScreen) and not new_comments(state, before)
+
+
+async def test_side_by_side_comments_on_the_new_side(services: Services, state: SandboxState, open_app: Any) -> None:
+    cr = cr_of(state, WELCOME)
+    page_id, key = block_holding(state, cr, "Welcome", "safely and quickly")
+    before = set(state.comments)
+    async with open_app(opener(services, state, WELCOME), size=(160, 50)) as (app, pilot):
+        await press(pilot, "2", "enter")
+        view = app.screen.query_one(DiffView)
+        assert view.side_by_side
+        line = view.line_at_cursor()  # the changed row: its new side
+        assert line is not None and line.kind == "add" and line.new == 3
+        await press(pilot, "c")
+        modal = app.screen
+        assert isinstance(modal, BlockCommentModal) and modal.target.node == key
+        await type_text(pilot, "Plain")
+        await press(pilot, "ctrl+s")
+        [posted] = new_comments(state, before)
+        assert posted["target"]["node"] == {"id": key} and posted["target"]["page"] == {"id": page_id}
+
+
+async def test_c_before_the_pages_load_says_why(services: Services, state: SandboxState, open_app: Any) -> None:
+    async with open_app(opener(services, state, LINUX)) as (app, _pilot):
+        pane = app.screen.query_one(ChangesPane)
+        assert pane.why_not("comment") is None
+        shown, pane.shown = pane.shown, None
+        assert pane.why_not("comment") == "No page is shown: pick one in the list."
+        pane.shown, pane.change_set = shown, None
+        assert pane.why_not("comment") == "The changed pages are still loading."
