@@ -94,3 +94,24 @@ async def test_enter_on_an_overlapping_change_request_opens_it(
         await pilot.press("4")
         await settle(pilot)
         assert any(r[1].endswith("Clarify Linux install steps") for r in rows(opened))  # each lists the other
+
+
+async def test_the_space_list_marks_change_requests_that_overlap(
+    services: Services, state: SandboxState, open_app: Opener
+) -> None:
+    from folio.tui.screens.space import SpaceScreen
+    from folio.tui.widgets.space_panels import ChangeRequestsPanel
+
+    linux = next(c for c in state.change_requests.values() if c["subject"] == "Clarify Linux install steps")
+    mine = make_cr(state, "Linux: arm64", [edit("Linux", "", "\nArm64 too.\n")])
+    alone = make_cr(state, "Welcome wording", [edit("Welcome", "", "\nWelcome aboard.\n")])
+    async with open_app(lambda: SpaceScreen(services, linux["space"]), size=(160, 50)) as (app, pilot):
+        await pilot.press("4")
+        await settle(pilot)
+        panel = app.screen.query_one(ChangeRequestsPanel)
+        subjects = {row.key: str(row.cells[1]) for row in panel.browser.list.rows}
+        assert subjects[linux["id"]] == "\u21c4 Clarify Linux install steps"
+        assert subjects[mine["id"]] == "\u21c4 Linux: arm64"
+        assert subjects[alone["id"]] == "Welcome wording"
+        hint = str(panel.query_one(".resource-panel--hint").render())
+        assert "\u21c4 edits pages another open one edits" in hint
