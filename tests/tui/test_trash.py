@@ -130,3 +130,32 @@ async def test_the_trash_command_opens_the_organizations_trash(
         screen = app.screen
         assert isinstance(screen, TrashScreen) and screen.org_id == state.demo_org
         assert screen.crumb == "Trash"
+
+
+async def test_a_deleted_space_says_so_and_comes_back_when_restored_from_the_trash(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    from folio.tui.screens.space import GONE, SpaceScreen
+
+    sid = space_id(state, "Getting Started")
+    await services.client.spaces.delete(sid)
+    start = lambda: SpaceScreen(services, sid, trail=("Northwind Labs",))  # noqa: E731
+    async with open_app(start) as (app, pilot):
+        space = app.screen
+        assert isinstance(space, SpaceScreen)
+        facts = str(space.query_one("#space-facts", Static).render())
+        assert facts.startswith("Deleted, restorable until ") and facts.endswith("(:trash restores it)")
+        tree_status = space.page_tree.query_one(".resource-browser--status", Static)
+        assert str(tree_status.render()) == GONE  # in words, not the service's refusal with the space's id
+        assert why_unavailable(space, "e") == "The space is deleted: restore it first."
+        app.open_route("trash", {"org_id": state.demo_org})  # the trash on top (as the organization's X opens it)
+        await settle(pilot)
+        assert type(app.screen).__name__ == "TrashScreen"
+        await pilot.press("u")
+        await settle(pilot)
+        assert state.spaces[sid]["deletedAt"] is None
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is space
+        assert str(space.query_one("#space-facts", Static).render()).startswith("Public · Live editing")
+        assert [str(r.cells[0]) for r in space.page_tree.list.visible_rows][:2] == ["Welcome", "Installation"]

@@ -44,6 +44,7 @@ __all__ = ["SpaceScreen"]
 
 TABS = ("tab-pages", "tab-files", "tab-links", "tab-crs", "tab-comments", "tab-revision")
 NARROW = 70
+GONE = "The space is deleted: its pages come back when it is restored (:trash, then u)."
 """Below this many columns the page tree sits above the page instead of beside it."""
 
 
@@ -199,6 +200,9 @@ class SpaceScreen(FolioScreen, SpaceChanges):
         browser.set_loading(True)
 
     def _failed(self, browser: ResourceBrowser, exc: Exception, doing: str) -> None:
+        if self.space is not None and self.space.deleted:  # the service refuses a deleted space's content
+            browser.set_error(Content(GONE))
+            return
         browser.set_error(error_message(exc, doing=doing, hint="Press r to try again."))
 
     def _done(self, browser: ResourceBrowser, rows: list[Row], tab: str) -> None:
@@ -226,11 +230,22 @@ class SpaceScreen(FolioScreen, SpaceChanges):
                 facts.update(error_message(exc, doing="Could not load the space", hint="Press r to try again."))
                 facts.add_class("-error")
             return
+        was_gone = self.space is not None and self.space.deleted
         self.space = space
         facts.remove_class("-error")
         gone = deleted_note(space)
+        if was_gone and not gone:  # restored meanwhile (the trash): its content can be read again
+            self._loaded = set()
+            self._load_tab(self.tabs.active, again=True)
+            if self.tabs.active != "tab-pages":
+                self.load_pages()
         facts.update(safe(f"{gone} (:trash restores it)" if gone else space_header(space), limit=300))
         facts.set_class(gone is not None, "-error")
+        if space.organization:  # seen here: if it is deleted (now or later), its organization's trash finds it
+            self.services.trash.saw(space.organization, [space])
+        if gone and not self.pages:  # its pages could not be read, or will not be: say why in words
+            self.page_tree.set_loading(False)
+            self.page_tree.set_error(Content(GONE))
         label = space_label(space)
         self.set_crumb(label)
         self.remember("space", {"space_id": self.space_id}, label)
@@ -258,13 +273,15 @@ class SpaceScreen(FolioScreen, SpaceChanges):
             self.show_entry(first)
 
     def _versions(self) -> tuple[int, ...]:
-        """Where the writes to this space's comments and change requests are at (``services.changes``)."""
+        """Where the writes to this space's comments and change requests, and to spaces (a move, a delete, a
+        restore), are at (``services.changes``)."""
         changes = self.services.changes
-        return tuple(changes.version((topic, self.space_id)) for topic in ("comments", "change-requests"))
+        topics = [(topic, self.space_id) for topic in ("comments", "change-requests")]
+        return (*(changes.version(t) for t in topics), changes.version(("spaces",)))
 
     def _reload_if_written(self) -> None:
         if self._versions() != self._seen:
-            self.load_space()  # the header counts open comments and change requests
+            self.load_space()  # the header counts open comments and change requests, and says a space deleted
 
     def on_screen_resume(self) -> None:
         self._reload_if_written()  # back from a thread or a change request where a write changed the counts
