@@ -215,6 +215,41 @@ async def test_new_comment_on_the_whole_change_request(services: Services, state
         assert texts(app.screen.panel)[:2] == ["The whole change request (1)", "Ready to merge"]
 
 
+async def test_the_page_picker_of_a_change_request_lists_its_changed_pages_first(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    sid = space_of(state, "Getting Started")
+    cr = next(c for c in state.change_requests.values() if c["space"] == sid and c["number"] == 1)
+    async with open_app(host(services, state, "Getting Started", cr["id"]), size=SIZE) as (app, pilot):
+        await pilot.press("c")
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, PagePickerModal)
+        rows = picker.query_one(ResourceList).visible_rows
+        cells = [[c.plain if hasattr(c, "plain") else str(c) for c in row.cells] for row in rows]
+        assert cells[0] == ["", "The whole change request"]
+        assert cells[1:3] == [["\u2022 edited", "Linux"], ["\u2022 created", "Windows"]]  # changed, marked, first
+        assert all(mark == "" for mark, _ in cells[3:]) and "Welcome" in [title for _, title in cells[3:]]
+        hint = str(picker.query_one(".picker--hint", Static).render())
+        assert hint == "The 2 pages this change request changes come first (\u2022)."
+        assert picker.query_one(ResourceList).highlighted.key == rows[1].key  # type: ignore[union-attr]
+        await pilot.press("j", "enter")  # from Linux (the page of the comment under the cursor) to Windows
+        await settle(pilot)
+        await type_text(pilot, "Needs a screenshot")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        new = next(c for c in state.comments.values() if c["body"] == "Needs a screenshot")
+        assert new["changeRequest"] == cr["id"] and new["target"]["page"]["id"] == rows[2].key
+
+
+async def test_the_page_picker_of_a_space_marks_nothing(services: Services, state: SandboxState, open_app: Any) -> None:
+    async with open_app(host(services, state), size=SIZE) as (app, pilot):
+        await pilot.press("g", "c")  # on the whole space's row: the picker
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, PagePickerModal) and not picker.changed and not picker.query(".picker--hint")
+
+
 async def test_a_refused_comment_keeps_what_was_typed(services: Services, state: SandboxState, open_app: Any) -> None:
     reader = next(u for u, m in state.members[state.demo_org].items() if m["role"] == "read")
     state.tokens = {TOKEN: reader}

@@ -100,6 +100,8 @@ class CommentList:
     me: User | None = None
     block_texts: dict[str, str] = field(default_factory=dict)
     change_request: Cr = None
+    changed: dict[str, str] = field(default_factory=dict)
+    """In a change request: the pages it changes (page id -> ``edited``, ``created, moved``...)."""
 
     def count(self, status: Status) -> int:
         return sum(1 for c in self.comments if status == "all" or c.status == status)

@@ -49,6 +49,7 @@ from folio.services.comment_listing import (
     stamp,
 )
 from folio.services.outbox import CLOCK_SKEW, OutboxService, Queued, outbox_of, target_key
+from folio.services.review import CHANGE_WORDS
 
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
@@ -110,8 +111,27 @@ class CommentService:
             space_id, change_request=change_request, format="markdown", status="all", limit=1000
         ).collect()
         pages_call = self._client.content.pages(space_id, change_request=change_request)
-        comments, pages = await asyncio.gather(comments_call, pages_call)
-        return CommentList(comments, page_choices(pages.pages), await self.me(), change_request=change_request)
+        changed_call = self._changed_pages(space_id, change_request)
+        comments, pages, changed = await asyncio.gather(comments_call, pages_call, changed_call)
+        listing = CommentList(comments, page_choices(pages.pages), await self.me(), change_request=change_request)
+        listing.changed = changed
+        return listing
+
+    async def _changed_pages(self, space_id: str, change_request: Cr) -> dict[str, str]:
+        """The pages a change request changes (page id -> what happened, in words); empty for a space, or when the
+        change list cannot be read (the picker then lists the pages in their order, unmarked)."""
+        if change_request is None:
+            return {}
+        try:
+            listed = await self._client.change_requests.changes(space_id, change_request, limit=1000)
+        except ApiError:
+            return {}
+        out: dict[str, list[str]] = {}
+        for change in listed.changes:
+            word = CHANGE_WORDS.get(change.type)
+            if word is not None and change.page is not None:
+                out.setdefault(change.page.id, []).append(word)
+        return {page: ", ".join(dict.fromkeys(words)) for page, words in out.items()}
 
     async def block_texts(
         self, space_id: str, comments: Iterable[Comment], *, change_request: Cr = None

@@ -370,7 +370,8 @@ class CommentsPanel(ResourcePanel[Entry], HoldsFocus):
         else:
             node = None
             whole = "The whole change request" if self.change_request is not None else "The whole space"
-            page = await self.app.push_screen_wait(PagePickerModal(listing.pages, whole=whole, current=current))
+            picker = PagePickerModal(listing.pages, whole=whole, current=current, changed=listing.changed)
+            page = await self.app.push_screen_wait(picker)
             if page is None:
                 return
             target = None if page.id == WHOLE else page.id
