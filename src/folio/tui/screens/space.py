@@ -44,7 +44,7 @@ __all__ = ["SpaceScreen"]
 
 TABS = ("tab-pages", "tab-files", "tab-links", "tab-crs", "tab-comments", "tab-revision")
 NARROW = 70
-GONE = "The space is deleted: its pages come back when it is restored (:trash, then u)."
+GONE = "Deleted: restore it (:trash, u) to see its pages."
 """Below this many columns the page tree sits above the page instead of beside it."""
 
 
