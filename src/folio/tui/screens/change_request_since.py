@@ -53,10 +53,12 @@ class SinceReview(FolioScreen):
     all_changes: ChangeSet | None = None
 
     async def show_changes(self, pane: ChangesPane, cr: ChangeRequest, changes: ChangeSet) -> None:
-        """Show ``changes`` (or, in since mode, the changes since the last review) and say on the overview what
-        changed since. Reads what the reviewer last saw first: the viewed marks of untouched pages are carried
-        into this revision before the pane reads them."""
+        """Show ``changes`` at once, then read what the reviewer last saw and say on the overview what changed
+        since; in since mode the pane then shows only that. When viewed marks of pages untouched since were carried
+        into this revision, the pane reads its marks again."""
         self.all_changes = changes
+        if not self.since_mode:
+            pane.show(changes)  # now: what changed since may take a read or two more
         try:
             self.since = await self.services.since_review.since(self.space_id, cr)
         except Exception:  # the since view is extra: the change request is shown without it
@@ -67,10 +69,12 @@ class SinceReview(FolioScreen):
             for page in since.changed:
                 if page.id in since.from_main and FROM_MAIN not in page.kinds:
                     page.kinds = (*page.kinds, FROM_MAIN)
-        if since is None or not since.changed:
-            self.since_mode = False
         self._since_line()
-        pane.show(since.changes if self.since_mode and since is not None else changes)
+        if self.since_mode and since is not None and since.changed:
+            pane.show(since.changes)
+        elif self.since_mode or (since is not None and since.kept - pane.viewed):
+            self.since_mode = False
+            pane.show(changes)  # out of since mode, or the carried marks to read
         self._since_hint()
         self.refresh_bindings()
 
