@@ -57,6 +57,9 @@ async def test_enter_on_a_finding_shows_the_page_in_the_diff(
         assert ("! empty page", "Glossary", "The page is empty: no text under its title.") in found
         linux = next(r for r in found if r[0] == "\u21c4 overlaps")
         assert linux[1].endswith("Clarify Linux install steps") and "both edit “Linux”" in linux[2]
+        item = screen.current_item()  # o and y act on the finding's page
+        assert item is not None and (item.id, item.kind) == (page_id(state, record, "Your first robot"), "page")
+        assert item.url and item.url.startswith("https://")
         summary = str(screen.query_one("#checks-summary").render())
         assert "1 broken link" in summary and "1 empty page" in summary
         # The first finding is on a page the change request leaves unchanged: every page is listed to show it.
@@ -86,7 +89,10 @@ async def test_enter_on_an_overlapping_change_request_opens_it(
         at = next(i for i, r in enumerate(found) if r[0] == "\u21c4 overlaps")
         assert found[at][1] == f"#{mine['number']} Linux: arm64"
         assert "merging this one makes it outdated" in found[at][2]
-        await pilot.press(*["j"] * at, "enter")
+        await pilot.press(*["j"] * at)
+        item = screen.current_item()
+        assert item is not None and (item.id, item.kind) == (mine["id"], "change request")
+        await pilot.press("enter")
         await settle(pilot)
         opened = app.screen
         assert isinstance(opened, ChangeRequestScreen) and opened is not screen

@@ -28,6 +28,7 @@ from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
 from folio.tui.navigation import Open
 from folio.tui.safe import safe
+from folio.tui.screens.base import Item
 from folio.tui.widgets.focus_hold import HoldsFocus
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import Column, ResourceList, Row
@@ -35,6 +36,7 @@ from folio.tui.widgets.resource_list import Column, ResourceList, Row
 if TYPE_CHECKING:
     from folio.models.change_request import ChangeRequest
     from folio.services import Services
+    from folio.services.review import ChangeSet
 
 __all__ = ["LABELS", "ReviewChecks", "checks_summary"]
 
@@ -180,6 +182,17 @@ class ReviewChecks(Vertical, HoldsFocus):
             ],
             data=overlap,
         )
+
+    def current_item(self, pages: ChangeSet | None) -> Item | None:
+        """What ``o``/``y`` act on: the other change request, or the finding's page (its URL from ``pages``)."""
+        row = self.browser.list.highlighted
+        data = row.data if row is not None else None
+        if isinstance(data, Overlap):
+            return Item(data.cr.id, data.cr.urls.app if data.cr.urls else None, "change request")
+        if isinstance(data, LintItem):
+            page = pages.find(data.page_id) if pages is not None else None
+            return Item(data.page_id, page.url if page is not None else None, "page")
+        return None
 
     # -- enter --------------------------------------------------------------------------------------------------
 
