@@ -8,7 +8,7 @@ import pytest
 from folio.api import GitBookClient
 from folio.sandbox import SandboxState
 from folio.sandbox.domain.change_requests import open_change_request
-from folio.sandbox.seed.change_requests import Edit, commit, create, delete, edit
+from folio.sandbox.seed.change_requests import Edit, commit, create, delete, edit, move
 from folio.sandbox.state import Record
 from folio.services import Services
 from folio.services.review_lint import BrokenLink, LintItem, ReviewLint, is_empty
@@ -132,6 +132,15 @@ async def test_lint_names_a_removed_file_a_page_uses(lint: ReviewLint, state: Sa
     report = await lint.lint(space, await lint._client.change_requests.get(space, cr["id"]))
     texts = [i.text for i in report.items if i.kind == "linked"]
     assert texts == [f"Removes the file “{diagram['name']}”, used on “Welcome”."]
+
+
+async def test_a_moved_page_other_pages_link_to_is_said(lint: ReviewLint, state: SandboxState) -> None:
+    space = space_id(state, "Getting Started")
+    cr = make_cr(state, space, [move("Troubleshooting", under="Installation")])
+    report = await lint.lint(space, await lint._client.change_requests.get(space, cr["id"]))
+    linked = [(i.page_title, i.text) for i in report.items if i.kind == "linked"]
+    assert linked == [("Troubleshooting", "Moved (its address changes); linked from “Your first robot”.")]
+    assert not [i for i in report.items if i.kind == "broken-link"]  # a link by page follows the page
 
 
 def test_a_page_of_headings_only_is_empty() -> None:

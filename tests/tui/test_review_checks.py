@@ -121,3 +121,27 @@ async def test_the_space_list_marks_change_requests_that_overlap(
         assert subjects[alone["id"]] == "Welcome wording"
         hint = str(panel.query_one(".resource-panel--hint").render())
         assert "\u21c4 edits pages another open one edits" in hint
+
+
+async def test_a_forecast_that_fails_is_said_and_the_lint_still_shows(
+    services: Services, state: SandboxState, open_app: Opener, monkeypatch: Any
+) -> None:
+    from folio.api.errors import ServerError
+
+    async def broken(space_id: str, cr_id: str) -> None:
+        raise ServerError("The service failed.", status=503)
+
+    monkeypatch.setattr(services.forecast, "forecast", broken)
+    record = make_cr(state, "Drop troubleshooting", [delete("Troubleshooting")])
+    screen = ChangeRequestScreen(services, record["space"], record["number"])
+    async with open_app(lambda: screen) as (_app, pilot):
+        await pilot.press("4")
+        await settle(pilot)
+        summary = str(screen.query_one("#checks-summary").render())
+        assert "Could not read the other change requests" in summary and "Press r to try again." in summary
+        assert rows(screen)[0][0] == "\u2717 broken link"
+        monkeypatch.undo()
+        await pilot.press("r")
+        await settle(pilot)
+        summary = str(screen.query_one("#checks-summary").render())
+        assert "Could not read" not in summary and "other open change request" in summary

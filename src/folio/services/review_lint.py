@@ -208,7 +208,13 @@ class ReviewLint:
         deleted = {p.id for p in changes.changed if "deleted" in p.kinds}
         out = []
         for page in changes.changed:
-            what = "Deleted" if "deleted" in page.kinds else "Moved" if "moved" in page.kinds else None
+            what = (
+                "Deleted"
+                if "deleted" in page.kinds
+                else "Moved (its address changes)"
+                if "moved" in page.kinds
+                else None
+            )
             if what is None:
                 continue
             sources = sorted(
