@@ -99,7 +99,7 @@ class SpaceScreen(FolioScreen, SpaceChanges):
         """The page to show first (a search hit opens its page)."""
         self.hit_anchor = anchor
         """The section of that page to scroll to (a search hit's), until another page is shown."""
-        self._seen: tuple[int, ...] = ()
+        self._seen: tuple[int, ...] = self._versions()
         # Until the Services container has a `space` property, the screen makes its own over the client.
         self.spaces: SpaceService = services.space
         self.space: Space | None = None
