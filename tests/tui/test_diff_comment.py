@@ -194,3 +194,66 @@ async def test_c_before_the_pages_load_says_why(services: Services, state: Sandb
         assert pane.why_not("comment") == "No page is shown: pick one in the list."
         pane.shown, pane.change_set = shown, None
         assert pane.why_not("comment") == "The changed pages are still loading."
+
+
+# --- the layout: a moved page, wrapping, the page list's room ------------------------------------------------
+
+MOVE = "Reorganise troubleshooting"
+
+
+def _title_text(screen: Any) -> str:
+    return str(screen.query_one("#diff-title", Static).render())
+
+
+async def test_a_moved_page_says_from_where_to_where(services: Services, state: SandboxState, open_app: Any) -> None:
+    async with open_app(opener(services, state, MOVE), size=(160, 50)) as (app, pilot):
+        screen = app.screen
+        await press(pilot, "2")
+        pane = screen.query_one(ChangesPane)
+        row = next(r for r in pane.pages.list.visible_rows if r.data.title == "Troubleshooting")  # type: ignore[union-attr]
+        cell = row.cells[2]
+        assert getattr(cell, "plain", cell) == "Troubleshooting (top level \u2192 your-first-robot)"
+        pane.pages.list.move_to(row.key)
+        await settle(pilot)
+        title = _title_text(screen)
+        assert "moved from the top level to under \u201cyour-first-robot\u201d" in title
+
+
+def _drawn(view: DiffView) -> list[str]:
+    return [view.render_line(y).text for y in range(view.size.height)]
+
+
+async def test_w_wraps_long_lines_side_by_side(services: Services, state: SandboxState, open_app: Any) -> None:
+    async with open_app(opener(services, state, LINUX), size=(160, 50)) as (app, pilot):
+        screen = app.screen
+        await press(pilot, "2", "enter")
+        view = screen.query_one(DiffView)
+        assert view.side_by_side and not view.wrap
+        assert not any("too)." in line for line in _drawn(view))  # cut at the column's edge
+        rows = view.virtual_size.height
+        await press(pilot, "w")
+        assert view.wrap and ChangesPane.prefer_wrap and ", wrapped" in _title_text(screen)
+        drawn = _drawn(view)
+        assert any(line.endswith("(Debian 12 works") for line in map(str.rstrip, drawn))  # cut between words
+        assert any("too)." in line for line in drawn)  # the rest, on the next line, under the text
+        assert view.virtual_size.height > rows and view.virtual_size.width == view.scrollable_content_region.width
+        at = next(i for i, line in enumerate(drawn) if "too)." in line)
+        assert "\u21aa" in drawn[at]  # a continuation: no line number, a mark
+        assert view.line_at_cursor() is not None and view.line_at_cursor().text == "sudo apt update"  # type: ignore[union-attr]
+        await press(pilot, "j", "j", "j", "j")  # the cursor moves by lines of the diff, wrapped or not
+        assert view.line_at_cursor().text.startswith("The package needs")  # type: ignore[union-attr]
+        await press(pilot, "w")
+        assert not view.wrap and view.virtual_size.height == rows
+
+
+async def test_side_by_side_under_140_columns_narrows_the_page_list(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    async with open_app(opener(services, state, LINUX), size=(130, 40)) as (app, pilot):
+        screen = app.screen
+        await press(pilot, "2")
+        pane = screen.query_one(ChangesPane)
+        assert pane.diff_view.side_by_side and pane.has_class("-roomy-diff")
+        assert pane.pages.outer_size.width == 26
+        await press(pilot, "s")  # unified: the list has its room back
+        assert not pane.has_class("-roomy-diff") and pane.pages.outer_size.width == 38

@@ -4,6 +4,7 @@
     diff.unified                              # DiffLine rows: hunk headers, context, deletions, additions
     diff.side_by_side                         # SideRow rows: a hunk header, or a left and a right line
     diff.unified_hunks, diff.side_hunks       # the row index of each hunk header, for ]c / [c
+    page_moves(overview.changes)[page_id]     # a moved page's parent before and after (PageMove.words())
 
 Changed lines carry ``spans``: the character ranges that differ from the line they replace (word level), so a
 one-word edit in a long paragraph shows as one word. Pages are capped (:data:`MAX_LINES` lines a side,
@@ -14,9 +15,10 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import zip_longest
-from typing import Literal
+from typing import Any, Literal
 
 __all__ = [
     "CONTEXT",
@@ -25,8 +27,10 @@ __all__ = [
     "DiffLine",
     "Hunk",
     "MarkdownDiff",
+    "PageMove",
     "SideRow",
     "diff_markdown",
+    "page_moves",
     "word_spans",
 ]
 
@@ -266,3 +270,35 @@ def _align(deleted: list[DiffLine], added: list[DiffLine]) -> list[tuple[DiffLin
         pair,
         *_align(deleted[best_i + 1 :], added[best_j + 1 :]),
     ]
+
+
+@dataclass(frozen=True)
+class PageMove:
+    """Where a moved page was and is: its parent's path (or title) on each side, "" at the top level."""
+
+    before: str
+    after: str
+
+    def words(self) -> str:
+        """``moved from “Guides” to the top level``."""
+        return f"moved from {_place(self.before)} to {_place(self.after)}"
+
+
+def _place(parent: str) -> str:
+    return f"under “{parent}”" if parent else "the top level"
+
+
+def page_moves(changes: Iterable[Any]) -> dict[str, PageMove]:
+    """The pages moved by a change list (the service's ``page_moved`` changes with their ``parent`` before and
+    after), by page id."""
+    out: dict[str, PageMove] = {}
+    for change in changes:
+        if getattr(change, "type", None) != "page_moved" or change.page is None:
+            continue
+        parent = change.parent
+        before = parent.before if parent is not None else None
+        after = parent.after if parent is not None else None
+        out[change.page.id] = PageMove(
+            (before.path or before.title) if before else "", (after.path or after.title) if after else ""
+        )
+    return out

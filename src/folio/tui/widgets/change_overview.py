@@ -21,7 +21,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from folio.services import format
-from folio.services.diff import MarkdownDiff, diff_markdown
+from folio.services.diff import MarkdownDiff, PageMove, diff_markdown, page_moves
 from folio.tui.actions import Explains
 from folio.tui.safe import safe
 from folio.tui.widgets.diff_comment import comment_from_diff
@@ -204,6 +204,8 @@ class ChangesPane(Horizontal, HoldsFocus, Explains):
         self.shown: str | None = None
         self._diffs: dict[str, MarkdownDiff] = {}
         self._pending: str | None = None
+        self.moves: dict[str, PageMove] = {}
+        """The moved pages' parents before and after, by page id (from the change list)."""
 
     def compose(self) -> ComposeResult:
         yield ResourceBrowser(COLUMNS, empty="This change request changes no page.", id="changes-pages")
@@ -232,8 +234,13 @@ class ChangesPane(Horizontal, HoldsFocus, Explains):
 
     # -- data -------------------------------------------------------------------------------------------------
 
-    def show(self, changes: ChangeSet) -> None:
-        """Show a (re)loaded change set: the diffs are computed again, the marks read for its revision."""
+    def show(self, changes: ChangeSet, moves: dict[str, PageMove] | None = None) -> None:
+        """Show a (re)loaded change set: the diffs are computed again, the marks read for its revision. ``moves``
+        (default: from the screen's overview, its change list) say where moved pages were and are."""
+        if moves is None:
+            overview = getattr(self.screen, "overview", None)
+            moves = page_moves(getattr(overview, "changes", ()))
+        self.moves = moves
         self.change_set = changes
         self._diffs.clear()
         self.shown = None
@@ -258,9 +265,13 @@ class ChangesPane(Horizontal, HoldsFocus, Explains):
 
     def _row(self, page: PageChange) -> Row:
         mark = "\u2713" if page.id in self.viewed else ("\u2022" if page.changed else " ")
+        title = safe(page.title, limit=120)
+        if (move := self.moves.get(page.id)) is not None:  # from where to where, after the title
+            places = " \u2192 ".join(safe(p or "top level", limit=40).plain for p in (move.before, move.after))
+            title = Content.assemble(title, (f" ({places})", "$text-muted"))
         return Row(
             key=page.id,
-            cells=[mark, "+".join(SHORT.get(k, k) for k in page.kinds) or "\u2014", safe(page.title, limit=120)],
+            cells=[mark, "+".join(SHORT.get(k, k) for k in page.kinds) or "\u2014", title],
             search=f"{page.title} {page.path} {page.label}".lower(),
             style="" if page.changed else "dim",
             indent=0 if self.only_changed else page.depth,
@@ -307,6 +318,8 @@ class ChangesPane(Horizontal, HoldsFocus, Explains):
         parts: list[str | Content | tuple[str, str]] = []
         if page is not None:
             parts += [safe(page.path or page.title, limit=80).stylize("bold"), f" \u00b7 {page.label}"]
+            if (move := self.moves.get(page.id)) is not None:
+                parts.append(f" \u00b7 {safe(move.words(), limit=120).plain}")
             if page.id in self._diffs and self._diffs[page.id].changed:
                 parts.append(f" \u00b7 {self._diffs[page.id].summary}")
             for name, (old, new) in page.attributes.items():
