@@ -65,13 +65,16 @@ class Detached:
         return f"Detached: {where}."
 
     def label(self, words: int = 60) -> str:
-        """A block's heading in a list of comments: ``Detached · was “…” · most like it now: “…”`` (the texts cut
-        to about ``words`` characters)."""
-        was = f"was \u201c{_cut(self.text, words)}\u201d" if self.text else "its block's text is not known"
-        where = "page gone" if self.page_gone else "block gone"
-        out = f"\u26a0 Detached ({where}) \u00b7 {was}"
-        if self.suggestion:
-            out += f" \u00b7 most like it now: \u201c{_cut(self.suggestion, words)}\u201d"
+        """A block's heading in a list of comments, the text it was on first (a narrow column shows the start):
+        ``⚠ Detached “…” · now most like “…”`` (the texts cut to about ``words`` characters)."""
+        was = f"\u201c{_cut(self.text, words)}\u201d" if self.text else "(its text is not known)"
+        out = f"\u26a0 Detached {was}"
+        if self.page_gone:
+            out += " \u00b7 the page is gone"
+        elif self.suggestion:
+            out += f" \u00b7 now most like \u201c{_cut(self.suggestion, words)}\u201d"
+        else:
+            out += " \u00b7 no block of the page is like it now"
         return out
 
 
