@@ -89,8 +89,13 @@ class ReviewChecks(Vertical, HoldsFocus):
     class ShowPage(Message):
         """Enter on a finding: show page ``page_id`` in the changes tab."""
 
+        pane: ReviewChecks
         page_id: str
         title: str
+
+        @property
+        def control(self) -> ReviewChecks:
+            return self.pane
 
     def __init__(self, services: Services, space_id: str, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -201,7 +206,7 @@ class ReviewChecks(Vertical, HoldsFocus):
         event.stop()
         data = event.row.data
         if isinstance(data, LintItem):
-            self.post_message(self.ShowPage(data.page_id, data.page_title))
+            self.post_message(self.ShowPage(self, data.page_id, data.page_title))
         elif isinstance(data, Overlap):
             cr = data.cr
             self.post_message(
