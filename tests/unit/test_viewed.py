@@ -80,3 +80,17 @@ def test_a_failed_write_raises_and_leaves_no_temp_file(tmp_path: Path) -> None:
     with pytest.raises(OSError):
         marks.set_viewed("cr", "r", "p")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_marks_are_kept_per_account_and_older_shared_ones_still_read(tmp_path: Path) -> None:
+    ViewedMarks(tmp_path).set_viewed("cr", "r1", "old")  # made before marks were kept per account
+    account: list[str | None] = ["ada"]
+    marks = ViewedMarks(tmp_path, account=lambda: account[0])
+    assert marks.viewed("cr", "r1") == {"old"}  # the shared file, until the account has its own
+    marks.set_viewed("cr", "r1", "new")
+    assert marks.path_for("cr") == tmp_path / "ada" / "cr.json" and marks.path_for("cr").is_file()
+    assert marks.viewed("cr", "r1") == {"old", "new"}
+    account[0] = "bruno"
+    assert marks.viewed("cr", "r1") == {"old"}  # another account does not see Ada's marks
+    account[0] = None
+    assert marks.path_for("cr") == tmp_path / "cr.json"

@@ -1,10 +1,11 @@
 """The pages a reviewer marked "viewed" in a change request, kept on this machine only.
 
-One JSON file per change request under the state folder (``<state>/viewed/<change request id>.json``), holding
-the marked page ids per revision of the change request: when the change request gets a new revision, its
-review starts with no page marked (what you looked at may have changed). Only the last
-:data:`KEEP_REVISIONS` revisions are kept. A file that cannot be read counts as no marks; a write that fails
-raises ``OSError`` for the screen to say so.
+One JSON file per change request under the state folder (``<state>/viewed/<change request id>.json``; with an
+account, ``<state>/viewed/<account>/<change request id>.json``), holding the marked page ids per revision of the
+change request, and when each revision's marks last changed: when the change request gets a new revision, its
+review starts with no page marked (what you looked at may have changed), and the revision marked last is the one
+"since your last review" compares with. Only the last :data:`KEEP_REVISIONS` revisions are kept. A file that
+cannot be read counts as no marks; a write that fails raises ``OSError`` for the screen to say so.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import os
 import re
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from folio.config.paths import paths
@@ -29,25 +31,38 @@ class ViewedMarks:
     """``marks.viewed(cr_id, revision)`` -> page ids; ``marks.toggle(cr_id, revision, page_id)`` -> now viewed?
 
     ``directory`` defaults to ``<state dir>/viewed`` (read when first needed, so ``FOLIO_HOME`` set later
-    still counts)."""
+    still counts). ``account`` says whose marks they are (asked each time: the account is known once the service
+    has said who the caller is); marks made before they were kept per account are read from the shared folder
+    until the account's own file is written."""
 
-    def __init__(self, directory: Path | None = None) -> None:
+    def __init__(self, directory: Path | None = None, *, account: Callable[[], str | None] | None = None) -> None:
         self._directory = directory
+        self._account = account
+
+    @property
+    def shared(self) -> Path:
+        return self._directory if self._directory is not None else paths().state_dir / "viewed"
 
     @property
     def directory(self) -> Path:
-        return self._directory if self._directory is not None else paths().state_dir / "viewed"
+        account = self._account() if self._account is not None else None
+        return self.shared / _name(account) if account else self.shared
 
     def path_for(self, cr_id: str) -> Path:
         """The file of a change request (ids that are not plain letters and digits are hashed)."""
-        name = cr_id if _SAFE_NAME.fullmatch(cr_id) else hashlib.sha256(cr_id.encode()).hexdigest()[:32]
-        return self.directory / f"{name}.json"
+        return self.directory / f"{_name(cr_id)}.json"
 
-    def _read(self, cr_id: str) -> dict[str, list[str]]:
+    def _load(self, cr_id: str) -> object:
+        path = self.path_for(cr_id)
+        if not path.exists():
+            path = self.shared / path.name  # marks made before they were kept per account
         try:
-            data = json.loads(self.path_for(cr_id).read_text(encoding="utf-8"))
+            return json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
+
+    def _read(self, cr_id: str) -> dict[str, list[str]]:
+        data = self._load(cr_id)
         revisions = data.get("revisions") if isinstance(data, dict) else None
         if not isinstance(revisions, dict):
             return {}
@@ -59,10 +74,7 @@ class ViewedMarks:
 
     def _times(self, cr_id: str) -> dict[str, float]:
         """When each revision's marks last changed (seconds since the epoch; files of older versions have none)."""
-        try:
-            data = json.loads(self.path_for(cr_id).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
+        data = self._load(cr_id)
         times = data.get("markedAt") if isinstance(data, dict) else None
         if not isinstance(times, dict):
             return {}
@@ -133,3 +145,8 @@ class ViewedMarks:
         now = page_id not in self.viewed(cr_id, revision)
         self.set_viewed(cr_id, revision, page_id, now)
         return now
+
+
+def _name(text: str) -> str:
+    """A file name for an id (ids that are not plain letters and digits are hashed)."""
+    return text if _SAFE_NAME.fullmatch(text) else hashlib.sha256(text.encode()).hexdigest()[:32]
