@@ -325,14 +325,13 @@ class ChangesPane(Horizontal, HoldsFocus, Explains):
             for name, (old, new) in page.attributes.items():
                 parts += [f" \u00b7 {name}: ", safe(str(old), limit=40), " \u2192 ", safe(str(new), limit=40)]
             parts.append(" \u00b7 ")
+        wrapped = ", wrapped" if self.diff_view.wrap else ""
         if self.diff_view.side_by_side:
-            parts.append(("side by side", "$text-muted"))
+            parts.append((f"side by side{wrapped}", "$text-muted"))
         elif self.prefer_side_by_side:
-            parts.append((f"unified (side by side: {SIDE_BY_SIDE_MIN}+ columns)", "$text-muted"))
+            parts.append((f"unified{wrapped} (side by side: {SIDE_BY_SIDE_MIN}+ columns)", "$text-muted"))
         else:
-            parts.append(("unified", "$text-muted"))
-        if self.diff_view.wrap:
-            parts.append((", wrapped", "$text-muted"))
+            parts.append((f"unified{wrapped}", "$text-muted"))
         self.query_one("#diff-title", Static).update(Content.assemble(*parts))
 
     # -- keys -------------------------------------------------------------------------------------------------
