@@ -108,10 +108,14 @@ class ReviewChecks(Vertical, HoldsFocus):
         """A load was asked for (the tab was shown): ``r`` loads it again."""
 
     def compose(self) -> ComposeResult:
-        yield Static(Content("The checks load when this tab is shown."), id="checks-summary")
+        # Seen only once the tab is shown, when the checks start (or wait for the change request to load).
+        yield Static(Content("Checking this change request\u2026"), id="checks-summary")
         yield ResourceBrowser(
             COLUMNS, empty="Nothing to report: no finding, no overlapping change request.", id="checks-list"
         )
+
+    def on_mount(self) -> None:
+        self.browser.set_loading(True)  # until the first check is drawn: not "nothing to report"
 
     @property
     def browser(self) -> ResourceBrowser:
