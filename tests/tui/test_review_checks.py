@@ -145,3 +145,30 @@ async def test_a_forecast_that_fails_is_said_and_the_lint_still_shows(
         await settle(pilot)
         summary = str(screen.query_one("#checks-summary").render())
         assert "Could not read" not in summary and "other open change request" in summary
+
+
+async def test_the_tab_shown_before_the_change_request_loaded_checks_it_once_in(
+    services: Services, state: SandboxState, open_app: Opener, monkeypatch: Any
+) -> None:
+    import asyncio
+
+    record = make_cr(state, "Drop troubleshooting", [delete("Troubleshooting")])
+    gate = asyncio.Event()
+    real = services.review.overview
+
+    async def held(space_id: str, ref: str | int) -> Any:
+        await gate.wait()
+        return await real(space_id, ref)
+
+    monkeypatch.setattr(services.review, "overview", held)
+    screen = ChangeRequestScreen(services, record["space"], record["number"])
+    async with open_app() as (app, pilot):
+        await app.push_screen(screen)  # its load waits at the gate: the tab is shown before the change request
+        await pilot.press("4")
+        await pilot.pause()
+        pane = screen.query_one(ReviewChecks)
+        assert screen.tabs.active == "checks" and not pane.loaded
+        assert "Checking this change request" in str(screen.query_one("#checks-summary").render())
+        gate.set()
+        await settle(pilot)
+        assert pane.loaded and rows(screen)[0][0] == "\u2717 broken link"
