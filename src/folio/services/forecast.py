@@ -143,6 +143,8 @@ class ForecastService:
             return Touch(cr, kept.titles, kept.cut)  # the same revision: the same pages, the record as read now
         changes = await self._client.change_requests.changes(space_id, cr.id, limit=CHANGES_LIMIT_MAX)
         found = touch_of(cr, changes)
+        for stale in [k for k in self._kept if k[0] == cr.id]:  # an older revision of it is not asked for again
+            del self._kept[stale]
         self._kept[key] = found
         return found
 
