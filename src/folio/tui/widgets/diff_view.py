@@ -9,8 +9,9 @@
 
 Changed lines have a tinted background and a sign (``+``/``-``, so the meaning survives without colour);
 the words that changed inside a line are tinted stronger and bold. The line numbers stay put while the text
-scrolls sideways (left/right, h/l), or the text wraps under them. A cursor (the gutter drawn reversed) marks one
-row; it starts on the first change, and a jump to a change puts it there.
+scrolls sideways (left/right, h/l), or the text wraps under them. With ``DiffView(cursor=True)`` a cursor (the
+gutter drawn in the accent colour) marks one row: it starts on the first change, a jump to a change puts it
+there, and j/k move it (without a cursor they scroll).
 """
 
 from __future__ import annotations
@@ -74,8 +75,10 @@ class DiffView(ScrollView, can_focus=True):
         Binding("space", "page_down", "Page down", show=False, id="diff.page-down", tooltip="Down one screen"),
     ]
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(self, *, cursor: bool = False, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
+        self.has_cursor = cursor
+        """Whether a cursor marks a row (j/k move it); without, j/k scroll."""
         self.diff: MarkdownDiff | None = None
         self.message = "Select a page to see its changes."
         self._side_by_side = False
@@ -219,7 +222,7 @@ class DiffView(ScrollView, can_focus=True):
 
     def action_cursor(self, step: int) -> None:
         rows = len(self.rows)
-        if not rows:
+        if not rows or not self.has_cursor:
             self.scroll_relative(y=step, animate=False)
             return
         self.cursor = max(0, min(rows - 1, self.cursor + step))
@@ -319,7 +322,7 @@ class DiffView(ScrollView, can_focus=True):
         if not 0 <= row < len(rows):
             return Strip.blank(width, base)
         item = rows[row]
-        at = row == self.cursor
+        at = self.has_cursor and row == self.cursor
         if isinstance(item, SideRow):
             if item.header is not None:
                 return self._header(item.header, row, width, base)
