@@ -267,7 +267,7 @@ class TypedConfirmModal(ModalScreen[bool]):
             if self.body_text.plain:
                 yield Static(self.body_text, classes="site-form--body")
             yield Static(Content.assemble("Type ", (self.expected, "bold"), " to confirm, then enter."))
-            yield Input(id="confirm-text", compact=True)
+            yield Input(id="confirm-text", compact=True, placeholder="type it here")
             yield Static(classes="site-form--problem")
             yield Static(Content(f"enter: {self.action_word.lower()} · esc: cancel"), classes="site-form--help")
 
