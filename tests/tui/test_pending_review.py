@@ -102,7 +102,7 @@ async def test_three_held_comments_and_a_verdict_go_in_one_go_in_order(
             assert app.screen is screen
         assert [c for c in state.comments.values() if c["body"] in texts] == []  # nothing reached the service
         assert bar_text(screen).startswith("pending review: 3 comments")
-        assert "holding new comments" in bar_text(screen)
+        assert "holding (P stops)" in bar_text(screen)
 
         await press(pilot, "H")
         listing = app.screen

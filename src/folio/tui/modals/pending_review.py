@@ -36,8 +36,8 @@ COLUMNS = [
     Column("n", "#", 3, align="right"),
     Column("kind", "Kind", 7),
     Column("text", "Comment"),
-    Column("where", "Where", 28),
-    Column("age", "Written", 9, align="right"),
+    Column("where", "Where", 20),
+    Column("age", "Written", 10, align="right"),
 ]
 
 
@@ -79,7 +79,7 @@ class PendingReviewModal(ModalScreen[None]):
             yield ResourceList(COLUMNS, id="pending-list")
             yield Static(classes="pending--detail")
             yield Static(
-                Content("j/k move · e edits · d drops · P holds or stops · esc closes · R on the change request sends"),
+                Content("j/k move · e edits · d drops · P holds or stops · esc closes"),
                 classes="pending--help",
             )
 
@@ -122,17 +122,17 @@ class PendingReviewModal(ModalScreen[None]):
         n = len(self.items)
         count = f"{n} comment{'s' if n != 1 else ''}"
         if review.holding and n:
-            status = f"{count} held. New comments and replies on this change request are held too, until your verdict."
+            status = f"{count} held; what you write here now is held too."
         elif n:
-            status = f"{count} held. New comments go out at once (P holds them again)."
+            status = f"{count} held; new comments go out at once (P holds them)."
         elif review.holding:
             status = "Nothing is held yet: the comments and replies you write on this change request now are."
         else:
             status = "Nothing is held. P holds the comments you write from now on, until your verdict."
         if n:
-            status += " R (review) sends them first, in this order, then the verdict."
+            status += " Your review (R) sends them first, in this order."
         if not self.services.pending_review.kept:
-            status += " Folio keeps no local data here: they last until it quits."
+            status += " No local data is kept here: they last until Folio quits."
         self.query_one(".pending--status", Static).update(Content(status))
         self._draw_header()
         self._draw_detail()

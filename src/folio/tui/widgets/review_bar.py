@@ -46,11 +46,11 @@ class ReviewBar(Static):
             parts.append((" \u00b7 space: next", "$text-muted"))
             lines.append(Content.assemble(*parts))
         if pending is not None and pending.summary:
-            holding = "holding new comments (P stops)" if pending.holding else "not holding new ones (P holds)"
+            holding = "holding (P stops)" if pending.holding else "not holding (P holds)"
             lines.append(
                 Content.assemble(
                     (pending.summary, "bold $text-warning"),
-                    (f" \u00b7 {holding} \u00b7 H lists them \u00b7 R sends them with your verdict", "$text-muted"),
+                    (f" \u00b7 {holding} \u00b7 H lists \u00b7 R sends with your verdict", "$text-muted"),
                 )
             )
         self.update(Content("\n").join(lines))
