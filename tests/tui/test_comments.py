@@ -21,6 +21,7 @@ from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.screens.thread import ThreadScreen
 from folio.tui.widgets.comments_panel import CommentsPanel, PagePickerModal
+from folio.tui.widgets.diff_comment import BlockCommentModal
 from folio.tui.widgets.resource_list import ResourceList
 from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
 
@@ -188,7 +189,10 @@ async def test_new_comment_on_the_block_under_the_cursor(
         await move_to(app, panel, typo["id"])
         await pilot.press("c")
         await settle(pilot)
-        assert isinstance(app.screen, TextEntryModal)  # no page to pick: the block is the one under the cursor
+        modal = app.screen
+        assert isinstance(modal, BlockCommentModal)  # no page to pick: the block is the one under the cursor
+        quoted = str(modal.query_one(".diff-comment--block", Static).render())
+        assert quoted == "Admins manage members; editors edit content."  # its words above the box
         await type_text(pilot, "Same typo in the next paragraph")
         await pilot.press("ctrl+s")
         await settle(pilot)

@@ -39,6 +39,7 @@ from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.navigation import Ids
 from folio.tui.safe import safe
 from folio.tui.screens.base import Item
+from folio.tui.widgets.diff_comment import BlockCommentModal, Target
 from folio.tui.widgets.focus_hold import HoldsFocus
 from folio.tui.widgets.resource_list import Column, ResourceList, Row
 from folio.tui.widgets.resource_panel import ResourcePanel
@@ -398,14 +399,21 @@ class CommentsPanel(ResourcePanel[Entry], HoldsFocus):
                 self.space_id, text, change_request=self.change_request, page=target, node=node, since=began
             )
 
-        modal = TextEntryModal(
-            f"New comment on {title}",
-            send,
-            find_sent=find,
-            send_label="Post",
-            draft=f"comment:{self.space_id}/{self.change_request or '-'}/{target or '-'}/{node or '-'}",
-            where=f"a new comment on {title}",
-        )
+        draft = f"comment:{self.space_id}/{self.change_request or '-'}/{target or '-'}/{node or '-'}"
+        text = listing.block_texts.get(node) if node is not None else None
+        modal: TextEntryModal
+        if node is not None and text:  # the block's words quoted above the box, as from the diff
+            block = Target(target, listing.page_title(target), node, text)
+            modal = BlockCommentModal(block, send, find_sent=find, draft=draft)
+        else:
+            modal = TextEntryModal(
+                f"New comment on {title}",
+                send,
+                find_sent=find,
+                send_label="Post",
+                draft=draft,
+                where=f"a new comment on {title}",
+            )
         sent = await self.app.push_screen_wait(modal)
         if sent is None:
             return
