@@ -147,3 +147,16 @@ async def test_approving_says_what_is_missing_until_the_sweep_is_done(
             await update(record["space"], ids[name], change_request=record["id"], resolved=True)
         await press(pilot, "R", "a", "f2")
         assert app.screen is screen and record["reviews"][-1]["status"] == "approved"
+
+
+async def test_the_command_line_sweeps_the_change_request_in_view(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    async with open_app(opener(services, state), size=SIZE) as (app, pilot):
+        screen = app.screen
+        assert screen.query_one(TabbedContent).active == "overview"
+        await press(pilot, "colon", *"sweep", "enter")
+        assert app.screen is screen and screen.query_one(TabbedContent).active == "changes"
+        assert " 1/3 " in bar_text(screen)  # two pages, the seeded thread on Linux
+        page = screen.changes.page  # type: ignore[attr-defined]
+        assert page is not None and page.title == "Linux"
