@@ -5,6 +5,7 @@ what is missing until the sweep's work is done."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,8 +13,10 @@ from textual.pilot import Pilot
 from textual.screen import ModalScreen
 from textual.widgets import Static, TabbedContent
 
+from folio.config.settings import Settings, SettingsError
 from folio.sandbox import SandboxState
 from folio.services import Services
+from folio.services.sweep import approve_requires
 from folio.tui.modals.review import ReviewModal
 from folio.tui.screens.change_request import ChangeRequestScreen
 from folio.tui.screens.thread import ThreadScreen
@@ -160,3 +163,16 @@ async def test_the_command_line_sweeps_the_change_request_in_view(
         assert " 1/3 " in bar_text(screen)  # two pages, the seeded thread on Linux
         page = screen.changes.page  # type: ignore[attr-defined]
         assert page is not None and page.title == "Linux"
+
+
+def test_approve_requires_is_read_from_config_toml(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    assert approve_requires(Settings.load(path)) == ()  # no file: nothing required
+    path.write_text('[review]\napprove_requires = ["resolved", "viewed", "viewed"]\n')
+    assert approve_requires(Settings.load(path)) == ("resolved", "viewed")
+    path.write_text('[review]\napprove_requires = ["reviewed"]\n')
+    with pytest.raises(SettingsError, match=r'"viewed" \(every changed page viewed\)'):
+        approve_requires(Settings.load(path))
+    path.write_text('review = "strict"\n')
+    with pytest.raises(SettingsError, match=r"\[review\] must be a table"):
+        approve_requires(Settings.load(path))
