@@ -43,7 +43,7 @@ def offered(app: Any) -> list[str]:
     popup = app.screen.query_one(MentionPopup)
     if not popup.display:
         return []
-    return [str(popup.get_option_at_index(i).prompt).split("  ")[0] for i in range(popup.option_count)]
+    return [str(popup.get_option_at_index(i).prompt).split("\u00a0")[0] for i in range(popup.option_count)]
 
 
 async def open_comment_box(pilot: Pilot[None]) -> TextArea:

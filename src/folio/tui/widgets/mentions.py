@@ -153,10 +153,10 @@ class Mentions:
                 said = "Nobody to mention here." if not people else "Nobody by that name or email."
                 popup.add_option(Option(Content(said), disabled=True))
             for person in self._mention_shown:
-                line = Content.assemble(safe(person.label, limit=30))
+                parts: list[Content | tuple[str, str]] = [safe(person.label, limit=30)]
                 if person.email and person.email != person.label:
-                    line += Content.assemble(("  " + person.email, "$text-muted"))
-                popup.add_option(Option(line))
+                    parts.append((f"\u00a0\u00a0<{person.email}>", "$text-muted"))  # no-break: kept when drawn
+                popup.add_option(Option(Content.assemble(*parts)))
             if self._mention_shown:
                 popup.highlighted = 0
         self._mention_place(popup, at[0])
