@@ -63,6 +63,30 @@ async def checklist(pilot: Pilot[None]) -> tuple[PreflightModal, str]:
     return modal, str(modal.query_one("#preflight-lines Static", Static).render())
 
 
+async def confirm_merge(pilot: Pilot[None]) -> None:
+    """After ``m``: wait for the checklist, press ``y``, and type ``merge`` when a failing line asks for it (for the
+    tests of other screens that merge; the merge itself still runs: settle after)."""
+    await checklist(pilot)
+    await pilot.press("y")
+    await pilot.pause()
+    if isinstance(pilot.app.screen, MergeAnywayModal):
+        await pilot.press(*"merge", "enter")
+        await pilot.pause()
+
+
+async def test_confirm_merge_types_it_when_a_line_fails(
+    services: Services, state: SandboxState, open_app: Opener
+) -> None:
+    record = guarded_cr(state, user(state, "chen"))
+    state.spaces[record["space"]]["mergeRules"] = {"type": "none"}  # the pages are not viewed: still a ✗
+    screen = ChangeRequestScreen(services, record["space"], record["id"])
+    async with open_app(lambda: screen) as (app, pilot):
+        await pilot.press("m")
+        await confirm_merge(pilot)
+        await settle(pilot)
+        assert record["status"] == "merged" and on_top(app) is screen
+
+
 async def test_a_missing_approval_blocks_the_merge_until_the_reviewer_approves(
     services: Services, client: GitBookClient, state: SandboxState, open_app: Opener
 ) -> None:
