@@ -85,9 +85,14 @@ async def test_the_organization_rules_count_when_the_space_inherits(services: Se
     assert line(flight, "At least one approval").ok is False
     custom = line(flight, "Custom rule")
     assert custom.ok is None and custom.detail == "Checked by the service when merging."
+    org["mergeRules"] = {"type": "rules", "rules": [{"rule": "allow_bypass", "users": [state.default_user]}]}
+    flight = await services.preflight.check(space, cr["id"])
+    assert flight.bypass and [c.label for c in flight.checks if c.rule] == [
+        "Merge rules: none to meet (only who may bypass them)"
+    ]
     org["mergeRules"] = {"type": "none"}
     flight = await services.preflight.check(space, cr["id"])
-    assert line(flight, "Merge rules: none").ok is True
+    assert line(flight, "Merge rules: none set by the organization").ok is True and not flight.bypass
 
 
 async def test_the_careful_reviewer_checks(services: Services, client: GitBookClient, state: SandboxState) -> None:

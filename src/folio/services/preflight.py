@@ -187,6 +187,8 @@ class PreflightService:
         bypass = any(str(r.rule) == "allow_bypass" and me.id in r.users for r in rules)
         if not rules:
             checks.append(Check(f"Merge rules: none set by {source}", True, rule=True))
+        elif not checks:  # only allow_bypass: it says who may skip rules, and there are none to skip
+            checks.append(Check("Merge rules: none to meet (only who may bypass them)", True, rule=True))
         if not any(str(r.rule) == "require_up_to_date_change_request" for r in rules):
             checks.append(self._up_to_date(cr))
         threads = len(open_comments)
