@@ -15,7 +15,8 @@ Headless (120x40), in one app per size:
   250, 2,500 and 25,000 pages, timed the same way.
 
 Targets: the virtual list mounts in under 50 ms and answers each key within one frame at 60 Hz, 16.7 ms (p95), at
-100,000 rows, ``pagedown`` and ``end`` at each of the three sizes; the pages tree does the same at 2,500 pages. DataTable is the reference: what a list that draws every row costs.
+100,000 rows, ``pagedown`` and ``end`` at each of the three sizes; the pages tree does the same at 2,500 pages.
+DataTable is the reference: what a list that draws every row costs.
 """
 
 from __future__ import annotations
