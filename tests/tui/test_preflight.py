@@ -7,15 +7,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
 from folio.api import GitBookClient
+from folio.api.errors import ApiError
 from folio.sandbox import SandboxState
 from folio.sandbox.domain.change_requests import open_change_request
 from folio.sandbox.seed.change_requests import commit, edit
 from folio.sandbox.state import Record
 from folio.services import Services
+from folio.services.preflight import Preflight
 from folio.tui.app import FolioApp
 from folio.tui.modals.preflight import MergeAnywayModal, PreflightModal
 from folio.tui.screens.change_request import ChangeRequestScreen
@@ -153,3 +156,27 @@ async def test_a_fix_key_leaves_the_checklist_for_the_fix(
         await pilot.press("escape")
         await settle(pilot)
         assert on_top(app) is screen and record["status"] == "open"
+
+
+async def test_checks_that_cannot_run_say_so_and_the_merge_must_be_typed(
+    services: Services, state: SandboxState, open_app: Opener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = guarded_cr(state, user(state, "chen"))
+    state.spaces[record["space"]]["mergeRules"] = {"type": "none"}
+
+    async def unreachable(space_id: str, cr: str | int) -> Preflight:
+        raise ApiError("The service did not answer")
+
+    monkeypatch.setattr(services.preflight, "check", unreachable)
+    screen = ChangeRequestScreen(services, record["space"], record["id"])
+    async with open_app(lambda: screen) as (app, pilot):
+        await pilot.press("m")
+        modal, lines = await checklist(pilot)
+        assert "Could not run the checks: The service did not answer" in lines and modal.flight is None
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, MergeAnywayModal)
+        assert "Nothing could be checked" in str(app.screen.query_one(".site-form--body", Static).render())
+        await pilot.press(*str(record["number"]), "enter")  # the number confirms too
+        await settle(pilot)
+        assert record["status"] == "merged"
