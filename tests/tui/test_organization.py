@@ -15,6 +15,7 @@ from folio.tui.screens.base import CRUMB
 from folio.tui.screens.organization import OrganizationScreen
 from folio.tui.screens.organizations import OrganizationsScreen
 from folio.tui.widgets.resource_browser import ResourceBrowser
+from folio.tui.widgets.resource_list import ResourceList
 from tests.conftest import FROZEN_AT
 from tests.tui.conftest import settle
 
@@ -300,7 +301,7 @@ async def test_filter_keys_apply_only_in_the_inbox(open_app: Any, org_screen: An
     for binding in OrganizationScreen.BINDINGS:
         assert not isinstance(binding, tuple)
         assert binding.id and binding.id.startswith("organization.") and binding.tooltip
-        assert "+" not in binding.key
+        assert "+" not in binding.key or binding.key == "ctrl+f"  # the search, as issue 12 names it
 
 
 # --- sites, refresh, failures ----------------------------------------------------------------------------------
@@ -392,3 +393,42 @@ async def test_enter_on_an_organization_opens_it(open_app: Any, state: SandboxSt
         await settle(pilot)
         opened = app.screen
         assert isinstance(opened, OrganizationScreen) and opened.org_id == state.demo_org
+
+
+# --- numbered tabs, ctrl+f, keys typed while a list loads ---------------------------------------------------------
+
+
+async def test_the_tabs_are_numbered_and_the_keys_after_the_number_reach_its_list(
+    open_app: Any, org_screen: Any
+) -> None:
+    async with open_app(org_screen) as (_app, pilot):
+        screen = _screen(pilot)
+        labels = [str(tab.label) for tab in screen.tabs.query("ContentTab")]
+        assert labels == ["1 Collections", "2 Spaces", "3 Change requests", "4 Sites"]
+        await pilot.press("2", "slash", "g", "u", "i", "d", "e")  # one burst: the filter of the spaces tab
+        await settle(pilot)
+        assert screen.tabs.active == "spaces"
+        assert screen.spaces_list.typed_filter == "guide"
+        assert "User Guide" in _column(screen.spaces_list) and "Scratchpad" not in _column(screen.spaces_list)
+        assert screen.content_tree.typed_filter == ""  # the tab left behind took none of them
+        await pilot.press("enter", "1")  # the filter kept; 1 is a key again
+        assert screen.tabs.active == "collections" and screen.content_tree.list.has_focus
+
+
+async def test_ctrl_f_opens_the_organization_search(open_app: Any, org_screen: Any, state: SandboxState) -> None:
+    async with open_app(org_screen) as (app, pilot):
+        screen = _screen(pilot)
+        assert screen.content_tree.list.has_focus  # where ctrl+f would page down
+        await pilot.press("question_mark")  # ? lists it
+        await settle(pilot)
+        help_rows = [[str(c) for c in row.cells] for row in app.screen.query_one("ResourceList", ResourceList).rows]
+        search = next(row for row in help_rows if row[-1] == "organization.search")
+        assert search[1] == "Search" and "f" in search[0].lower(), search
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen
+        await pilot.press("ctrl+f")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "SearchScreen"
+        assert app.screen.org_id == state.demo_org  # type: ignore[attr-defined]
+        assert screen.content_tree.list.cursor == 0  # not paged down

@@ -1,7 +1,9 @@
 """One organization: its collections as a tree, its spaces, its change request inbox and its sites, in tabs.
 
-Keys 1 to 4 switch tabs; enter opens the space or change request under the cursor; in the inbox, s / a / m / u
-change the filter; r reloads every tab; n e D t d l and the tree's grab change content (``organization_content``).
+Keys 1 to 4 switch tabs (the keys typed right after reach the tab's list); enter opens the space or change request
+under the cursor; in the inbox, s / a / m / u change the filter; r reloads every tab; ctrl+f searches the
+organization; n e D t d l and the tree's grab change content (``organization_content``). The collections and
+the spaces are read once per visit and shown in both content tabs (``organization_load``, ``organization_lists``).
 
 A screen visited before opens from the cache at once, so its first frame must be cheap: only the tab shown (the
 first, or the one a restored session names) is composed, and the screen's first frame waits for that tab's paint
@@ -21,21 +23,28 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.widget import Widget
-from textual.widgets import Footer, Header, TabbedContent, TabPane
+from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
 
-from folio.services.browse import build_tree
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
-from folio.tui.fresh import cache_first, connection_of, is_cached_only, reads_cache_first
+from folio.tui.fresh import cache_first, connection_of, reads_cache_first
 from folio.tui.navigation import Open
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.screens.organization_areas import AREAS
 from folio.tui.screens.organization_content import ContentActions
+from folio.tui.screens.organization_lists import (
+    NO_SPACES,
+    SPACE_COLUMNS,
+    CollectionsPanel,
+    SpacesPanel,
+    item_of,
+)
+from folio.tui.screens.organization_load import CONTENT_TABS, ContentLoading
 from folio.tui.widgets.change_request_inbox import ChangeRequestInbox
-from folio.tui.widgets.collections_tree import CollectionsTree, visibility_words
+from folio.tui.widgets.collections_tree import CollectionsTree
 from folio.tui.widgets.resource_browser import ResourceBrowser
-from folio.tui.widgets.resource_list import Column, ResourceList, Row
+from folio.tui.widgets.resource_panel import ResourcePanel
 from folio.tui.widgets.sites_panel import SitesPanel
 
 if TYPE_CHECKING:
@@ -43,31 +52,22 @@ if TYPE_CHECKING:
     from folio.models.space import Collection, SpaceSummary
     from folio.services import Services
 
-__all__ = ["TABS", "OrganizationScreen"]
+__all__ = ["CONTENT_TABS", "NO_SPACES", "SPACE_COLUMNS", "TABS", "OrganizationScreen"]
 
 TABS = ("collections", "spaces", "change-requests", "sites")
 TAB_LABELS = {"collections": "Collections", "spaces": "Spaces", "change-requests": "Change requests", "sites": "Sites"}
-CONTENT_TABS = ("collections", "spaces")
-"""The tabs :meth:`OrganizationScreen.load_content` fills."""
 PAINT_WAIT = 1.0
 """At most this long (seconds) the first frame waits for the cached rows of the tab shown."""
-SPACE_COLUMNS = (
-    Column("title", "Space"),
-    Column("visibility", "Visibility", 13),
-    Column("collection", "Collection", 14),
-    Column("updated", "Updated", 9),
-    Column("crs", "Open CRs", 8, align="right"),
-)
-NO_SPACES = "This organization has no spaces yet."
 
 
 def _tab_binding(key: str, tab: str, label: str) -> Binding:
-    return Binding(
-        key, f"show_tab('{tab}')", label, show=False, id=f"organization.tab-{tab}", tooltip=f"Show the {label.lower()}"
-    )
+    # priority: taken when the app reads the key, so the keys typed after it reach the tab's list (a key that
+    # is not taken here, while a filter is typed, goes on to the list: see ``check_action``)
+    return Binding(key, f"show_tab('{tab}')", label, show=False, priority=True, id=f"organization.tab-{tab}",
+                   tooltip=f"Show the {label.lower()}")  # fmt: skip
 
 
-class OrganizationScreen(ContentActions, FolioScreen):
+class OrganizationScreen(ContentActions, ContentLoading, FolioScreen):
     """The organization ``org_id``; ``title`` names it in the trail until it is loaded."""
 
     ROUTE: ClassVar[str | None] = "organization"
@@ -80,6 +80,11 @@ class OrganizationScreen(ContentActions, FolioScreen):
         _tab_binding("2", "spaces", "Spaces"),
         _tab_binding("3", "change-requests", "Change requests"),
         _tab_binding("4", "sites", "Sites"),
+        Binding("slash", "filter", "Filter", show=False, priority=True, id="organization.filter",
+                tooltip="Filter the rows of the tab shown as you type"),
+        # priority: the lists take ctrl+f as page down; on this screen it is the issue's search
+        Binding("ctrl+f", "search", "Search", show=False, priority=True, id="organization.search",
+                tooltip="Search the organization's pages (:search)"),
         *(
             Binding(key, f"open_area('{kind}')", label, show=False, id=f"organization.open-{kind}", tooltip=tooltip)
             for key, kind, label, tooltip in AREAS
@@ -116,7 +121,7 @@ class OrganizationScreen(ContentActions, FolioScreen):
         yield Header(icon="")
         with TabbedContent(id="organization-tabs", initial=shown):
             for tab in TABS:
-                with TabPane(TAB_LABELS[tab], id=tab):
+                with TabPane(f"{TABS.index(tab) + 1} {TAB_LABELS[tab]}", id=tab):
                     if tab == shown:
                         yield self._tab_widget(tab)
         yield Footer()
@@ -130,9 +135,9 @@ class OrganizationScreen(ContentActions, FolioScreen):
     def _tab_widget(self, tab: str) -> Widget:
         widget: Widget
         if tab == "collections":
-            widget = CollectionsTree(id="organization-tree")
+            widget = CollectionsPanel(self.services, self.load_content, id="organization-content")
         elif tab == "spaces":
-            widget = ResourceBrowser(SPACE_COLUMNS, empty=NO_SPACES, id="organization-spaces")
+            widget = SpacesPanel(self.services, self.load_content, id="organization-spaces-panel")
         elif tab == "change-requests":
             widget = ChangeRequestInbox(self.services, self.org_id, id="organization-inbox")
         else:
@@ -150,7 +155,7 @@ class OrganizationScreen(ContentActions, FolioScreen):
 
     @property
     def spaces_list(self) -> ResourceBrowser:
-        return self.query_one("#organization-spaces", ResourceBrowser)
+        return self.query_one(SpacesPanel).browser
 
     @property
     def inbox(self) -> ChangeRequestInbox:
@@ -250,142 +255,12 @@ class OrganizationScreen(ContentActions, FolioScreen):
             self.named = True
             self.set_crumb(self.organization.title or self.org_id)
 
-    @work(exclusive=True, group="organization-content", exit_on_error=False)
-    @cache_first
-    async def load_content(self) -> None:
-        """Read the collections, then the spaces page by page: the spaces tab and the tree grow as pages come;
-        a failure is said in each list's status line and what was shown stays. A content tab mounted while this
-        runs is given every row loaded so far at the next page (and what was shown before, at once)."""
-        try:
-            await self._load_content(is_cached_only())
-        finally:
-            self._content_painted.set()
-
-    async def _load_content(self, cache_pass: bool) -> None:
-        """The body of :meth:`load_content`; ``cache_pass``: this pass reads the cache only, before the first
-        frame (no loading indicator the frame would not show; a miss says nothing, the fresh read comes next)."""
-        if not cache_pass:
-            # The fresh read after a cached paint sends its requests once that paint is on screen.
-            await self._first_frame.wait()
-        self._content_loading = True
-        self._content_errors = {}
-        for browser in self._content_browsers():
-            browser.set_error(None)
-            if not cache_pass:
-                browser.set_loading(True)
-        browse = self.services.browse
-        collections_failed: Exception | None = None
-        try:
-            self.collections = await browse.collections(self.org_id)
-        except Exception as exc:
-            collections_failed = exc
-        titles = {c.id: c.title or c.id for c in self.collections}
-        shown = self._mounted("spaces")
-        keep = shown.list.highlighted.key if shown is not None and shown.list.highlighted else None
-        loaded: list[SpaceSummary] = []
-        rows: list[Row] = []
-        fed: set[ResourceBrowser] = set()  # the spaces lists given their first rows: the next pages are appended
-        first = True
-        try:
-            async for page in browse.spaces_pages(self.org_id):
-                loaded.extend(page)
-                page_rows = [self._space_row(space, titles) for space in page]
-                rows.extend(page_rows)
-                if first:
-                    self.spaces, first = loaded, False
-                spaces: ResourceBrowser | None = self._mounted("spaces")
-                if spaces is not None and spaces in fed:
-                    spaces.append_rows(page_rows)
-                elif spaces is not None:
-                    spaces.set_rows(list(rows), keep=keep)
-                    fed.add(spaces)
-                tree: CollectionsTree | None = self._mounted("collections")
-                if collections_failed is None and tree is not None:
-                    tree.show(build_tree(self.collections, loaded), browse.age)
-                for space in page:
-                    self.remember("space", {"space_id": space.id}, space.title or space.id)
-                self._content_painted.set()
-                if cache_pass:  # the next cached pages are read once the first is on screen
-                    await self._first_frame.wait()
-        except Exception as exc:
-            if cache_pass:  # not seen before: the fresh read is next
-                for browser in self._content_browsers():
-                    browser.set_loading(True)
-                return
-            message = error_message(exc, doing="Could not load the spaces", hint="Press r to try again.")
-            self._content_loading = False
-            self._content_errors = dict.fromkeys(CONTENT_TABS, message)
-            for browser in self._content_browsers():
-                browser.set_error(message)
-            return
-        self.spaces = loaded
-        self._content_loading = False
-        if collections_failed is not None and not cache_pass:
-            self._content_errors["collections"] = error_message(
-                collections_failed, doing="Could not load the collections", hint="Press r to try again."
-            )
-        for tab in CONTENT_TABS:
-            browser = self._mounted(tab)
-            if browser is not None:
-                # (collections not seen before: the tree waits for the fresh read)
-                browser.set_loading(tab == "collections" and collections_failed is not None and cache_pass)
-                if tab in self._content_errors:
-                    browser.set_error(self._content_errors[tab])
-        self._space_titles = {space.id: space.title or space.id for space in loaded}
-        inbox: ChangeRequestInbox | None = self._mounted("change-requests")
-        if inbox is not None and inbox.is_attached:
-            inbox.set_space_titles(self._space_titles)
-
-    def _content_browsers(self) -> list[ResourceBrowser]:
-        return [browser for tab in CONTENT_TABS if (browser := self._mounted(tab)) is not None]
-
-    def _show_content(self, tab: str) -> None:
-        """Show what is loaded (and how its load goes) in the content tab ``tab``, just mounted."""
-        browser = self._mounted(tab)
-        if browser is None:
-            return
-        if isinstance(browser, CollectionsTree):
-            if self.spaces and "collections" not in self._content_errors:
-                browser.show(build_tree(self.collections, self.spaces), self.services.browse.age)
-        elif self.spaces:
-            titles = {c.id: c.title or c.id for c in self.collections}
-            browser.set_rows([self._space_row(space, titles) for space in self.spaces], staged=False)
-        if tab in self._content_errors:
-            browser.set_error(self._content_errors[tab])
-        elif self._content_loading:
-            browser.set_loading(True)
-
-    def _space_row(self, space: SpaceSummary, collections: dict[str, str]) -> Row:
-        return Row(
-            key=space.id,
-            cells=[
-                safe(space.title or space.id, limit=120),
-                visibility_words(space.visibility),
-                safe(collections.get(space.parent or "", ""), limit=60),
-                self.services.browse.age(space.updated_at),
-                str(space.change_requests_open),
-            ],
-            data=space,
-        )
-
-    # -- opening (the space and change request screens are routes: imported when first opened) -------------
-
-    def on_resource_list_selected(self, event: ResourceList.Selected) -> None:
-        event.stop()
-        data: Any = event.row.data
-        kind = getattr(data, "object", None)
-        if kind == "space":
-            self.post_message(Open("space", {"space_id": data.id}, title=data.title))
-        elif kind == "change-request":
-            self.post_message(Open("change-request", {"space_id": data.space, "ref": data.id}))
-        elif event.resource_list is self.content_tree.list:
-            self.content_tree.toggle(event.row.key)
-        # a site: nothing yet
+    # -- opening (each tab's panel opens its rows: an Open message; a collection row folds) --------------------
 
     def _browser(self, tab: str) -> ResourceBrowser | None:
         """The list of ``tab`` (None while the tab is not mounted)."""
         widget = self._mounted(tab)
-        return widget.browser if isinstance(widget, (ChangeRequestInbox, SitesPanel)) else widget
+        return widget.browser if isinstance(widget, ResourcePanel) else None
 
     def current_item(self) -> Item | None:
         browser = self._browser(self.tabs.active)
@@ -393,9 +268,7 @@ class OrganizationScreen(ContentActions, FolioScreen):
         data: Any = row.data if row is not None else self.organization
         if data is None:
             return None if row is not None else Item(self.org_id, None, "organization")
-        urls = getattr(data, "urls", None)
-        url = (urls.app or urls.published) if urls is not None else None
-        return Item(data.id, url, str(getattr(data, "object", "") or "item").replace("-", " "))
+        return item_of(data)
 
     # -- actions ---------------------------------------------------------------------------------------------
 
@@ -410,9 +283,35 @@ class OrganizationScreen(ContentActions, FolioScreen):
             sites.reload()
         self.load_organization()
 
+    def action_search(self) -> None:
+        """ctrl+f: the organization's search (as ``:search`` opens it)."""
+        self.post_message(Open("search", {"org_id": self.org_id}, jump=False))
+
     def action_open_area(self, kind: str) -> None:
         """Open one of the organization's other screens (members, teams, settings…)."""
         self.post_message(Open(kind, {"org_id": self.org_id}, jump=False))
+
+    def _typing(self) -> bool:
+        """A filter is being typed (its box, or the keys going to it from the list): digits and / are text."""
+        focused = self.focused
+        if focused is None or isinstance(focused, Input):
+            return focused is not None
+        return any(browser.has_class("-typing") for browser in self.query(ResourceBrowser))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("show_tab", "filter") and self._typing():
+            return False  # the key is text for the filter: it goes on to the list
+        if action == "filter":
+            browser = self._browser(self.tabs.active) if self.query("#organization-tabs") else None
+            return browser is not None and self.focused is browser.list
+        return super().check_action(action, parameters)
+
+    def action_filter(self) -> None:
+        """/ starts the filter of the tab shown at once (as its list would, but before the keys after it are
+        read: ``2/guide`` in one burst types ``guide``)."""
+        browser = self._browser(self.tabs.active)
+        if browser is not None:
+            browser.action_start_filter()
 
     async def action_show_tab(self, tab: str) -> None:
         if tab in TABS:
@@ -432,6 +331,9 @@ class OrganizationScreen(ContentActions, FolioScreen):
         browser = self._browser(tab)
         if browser is None:
             return
-        browser.focus_list()
+        # At once, not after the queued messages (``focus()``): the keys typed right after the tab's number
+        # (``2/guide``) are queued already, and must reach this list.
+        if not browser.list.has_focus and not (browser.filter_box is not None and browser.filter_box.has_focus):
+            self.set_focus(browser.list)
         if tab == "change-requests":
             self.inbox.call_after_refresh(self.inbox.read_verdicts)

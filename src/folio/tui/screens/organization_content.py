@@ -97,8 +97,8 @@ class ContentActions(Explains):
             tabs = self.query("#organization-tabs")  # asked before mount and while the screen goes away too
             if not tabs or self._org().tabs.active not in ("collections", "spaces"):
                 return False
-            tree = self._org()._mounted("collections")
-            if isinstance(tree, CollectionsTree) and tree.grab is not None:
+            tree = self._org()._tree()
+            if tree is not None and tree.grab is not None:
                 return False  # the keys of the grab only, while a row is in hand
         return super().check_action(action, parameters)
 
@@ -121,8 +121,8 @@ class ContentActions(Explains):
         known = {c.id for c in org.collections}
 
         def select(made: Collection) -> None:
-            tree = org._mounted("collections")
-            if isinstance(tree, CollectionsTree):
+            tree = org._tree()
+            if tree is not None:
                 if parent is not None:
                     tree.collapsed.discard(f"c:{parent.id}")
                 tree.restore(f"c:{made.id}", "")
@@ -141,8 +141,8 @@ class ContentActions(Explains):
         org, found = self._org(), self._content_row()
         data = found[1] if found else None
         if isinstance(data, Collection) and found is not None:
-            tree = org._mounted("collections")
-            content = tree.content if isinstance(tree, CollectionsTree) else None
+            tree = org._tree()
+            content = tree.content if tree is not None else None
             spaces = content.spaces_under(found[0]) if content else 0
             inner = content.collections_under(found[0]) if content else 0
             self._run(lambda: flows.delete_collection(org, org.services, data, spaces=spaces, collections=inner))

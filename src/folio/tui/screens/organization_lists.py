@@ -1,0 +1,129 @@
+"""The organization's content tabs as resource panels: the collections tree and the spaces list.
+
+Both show what one load of the organization's collections and spaces read (``organization_load``: read once per
+visit, not once per tab), so neither fetches on its own: the screen's load feeds them (``LOAD_ON_MOUNT`` is off,
+and ``r`` asks the screen to read again). What the panel base gives them is the rest: the list and its states in
+words, the ``/`` filter, ``enter`` opening the row's route (a space; a collection row folds or unfolds), ``o`` /
+``y`` / ``Y`` through :meth:`item_of`, and the go-to of every space loaded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from textual.app import ComposeResult
+
+from folio.models.space import Collection, SpaceSummary
+from folio.tui.navigation import Ids, Open
+from folio.tui.safe import safe
+from folio.tui.screens.base import Item
+from folio.tui.widgets.collections_tree import CollectionsTree, visibility_words
+from folio.tui.widgets.resource_browser import ResourceBrowser
+from folio.tui.widgets.resource_list import Column, ResourceList, Row
+from folio.tui.widgets.resource_panel import ResourcePanel
+
+if TYPE_CHECKING:
+    from folio.services import Services
+
+__all__ = ["NO_SPACES", "SPACE_COLUMNS", "CollectionsPanel", "ContentPanel", "SpacesPanel", "item_of"]
+
+SPACE_COLUMNS = (
+    Column("title", "Space"),
+    Column("visibility", "Visibility", 13),
+    Column("collection", "Collection", 14),
+    Column("updated", "Updated", 9),
+    Column("crs", "Open CRs", 8, align="right"),
+)
+NO_SPACES = "This organization has no spaces yet."
+
+
+def item_of(data: Any) -> Item | None:
+    """The id and web URL of a space or collection (``o`` / ``y`` / ``Y``)."""
+    if data is None:
+        return None
+    urls = getattr(data, "urls", None)
+    url = (urls.app or urls.published) if urls is not None else None
+    return Item(data.id, url, str(getattr(data, "object", "") or "item").replace("-", " "))
+
+
+class ContentPanel(ResourcePanel[SpaceSummary]):
+    """A tab fed by the organization's one content load: ``r`` (and a reload) asks the screen to read again."""
+
+    NOUN = "space"
+    ROUTE = "space"
+    FAILED = "Could not load the spaces"
+    LOAD_ON_MOUNT = False
+
+    def __init__(self, services: Services, reload: Callable[[], object], *, id: str | None = None) -> None:
+        super().__init__(services, id=id)
+        self._read_again = reload
+
+    def reload(self, *, keep: str | None = None) -> None:
+        self._started = True
+        self._read_again()
+
+    @property
+    def list(self) -> ResourceList:
+        return self.browser.list
+
+    def opens(self, item: SpaceSummary) -> tuple[Ids, str] | None:
+        return {"space_id": item.id}, item.title or item.id
+
+    def item_of(self, item: SpaceSummary) -> Item | None:
+        return item_of(item)
+
+
+class SpacesPanel(ContentPanel):
+    """Every space of the organization, one row each."""
+
+    COLUMNS = SPACE_COLUMNS
+    EMPTY = NO_SPACES
+
+    def __init__(self, services: Services, reload: Callable[[], object], *, id: str | None = None) -> None:
+        super().__init__(services, reload, id=id)
+        self.collection_titles: dict[str, str] = {}
+        """Collection id -> title, for the Collection column (set by the load before the rows are built)."""
+
+    def compose(self) -> ComposeResult:
+        # (no hint line; the list keeps the id the session and the tests know it by)
+        yield ResourceBrowser(self.COLUMNS, empty=self.empty_text(), id="organization-spaces")
+
+    def row(self, item: SpaceSummary) -> Row:
+        return Row(
+            key=item.id,
+            cells=[
+                safe(item.title or item.id, limit=120),
+                visibility_words(item.visibility),
+                safe(self.collection_titles.get(item.parent or "", ""), limit=60),
+                self.services.browse.age(item.updated_at),
+                str(item.change_requests_open),
+            ],
+            data=item,
+        )
+
+
+class CollectionsPanel(ContentPanel):
+    """The collections, their spaces under them (:class:`CollectionsTree`); enter on a collection folds it."""
+
+    NOUN = "collection or space"
+    PLURAL = "collections and spaces"
+
+    def compose(self) -> ComposeResult:
+        yield CollectionsTree(id="organization-tree")
+
+    @property
+    def content_tree(self) -> CollectionsTree:
+        return self.query_one(CollectionsTree)
+
+    def item_of(self, item: SpaceSummary) -> Item | None:
+        return item_of(item)
+
+    def on_resource_list_selected(self, event: ResourceList.Selected) -> None:
+        event.stop()
+        event.prevent_default()  # not the base's: a collection row folds, it opens nothing
+        data = event.row.data
+        if isinstance(data, SpaceSummary):
+            self.post_message(Open("space", {"space_id": data.id}, title=data.title))
+        elif isinstance(data, Collection) or data is None:
+            self.content_tree.toggle(event.row.key)

@@ -1,0 +1,201 @@
+"""The organization screen's one load of its content: the collections, then the spaces a page at a time, read once
+per visit and shown in both content tabs (the tree and the spaces list, ``organization_lists``), mixed into
+:class:`~folio.tui.screens.organization.OrganizationScreen`.
+
+It is built for an organization of 10,000 spaces and more: pages of :data:`PAGE_LIMIT` (the API's most), each
+page's rows appended to the spaces list in one go, the tree built from the whole list once the first page is in
+and again at the end (each build is of the whole tree: once per page would grow with the square of the pages),
+the end's build done off the UI loop's way (a thread), so keys typed while it loads act at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
+
+from textual import work
+from textual.content import Content
+
+from folio.services.browse import build_tree
+from folio.tui.errors import error_message
+from folio.tui.fresh import cache_first, is_cached_only
+from folio.tui.screens.organization_lists import CollectionsPanel, ContentPanel, SpacesPanel
+from folio.tui.widgets.change_request_inbox import ChangeRequestInbox
+from folio.tui.widgets.collections_tree import CollectionsTree
+from folio.tui.widgets.resource_list import Row
+
+if TYPE_CHECKING:
+    from folio.models.space import Collection, SpaceSummary
+    from folio.tui.screens.organization import OrganizationScreen
+
+__all__ = ["CONTENT_TABS", "PAGE_LIMIT", "ContentLoading"]
+
+CONTENT_TABS = ("collections", "spaces")
+"""The tabs :meth:`ContentLoading.load_content` fills."""
+PAGE_LIMIT = 1000
+"""Spaces per request: the most the API gives (10,000 spaces in ten requests)."""
+TREE_EVERY = 2.0
+"""While the spaces come, the tree is built again at most this often (seconds), besides the first page and the end."""
+
+
+class ContentLoading:
+    """The one content load (see the module's docstring)."""
+
+    collections: list[Collection]
+    spaces: list[SpaceSummary]
+    _content_loading: bool
+    _content_errors: dict[str, Content]
+    _space_titles: dict[str, str] | None
+
+    def _org(self) -> OrganizationScreen:
+        return cast("OrganizationScreen", self)
+
+    def _panel(self, tab: str) -> ContentPanel | None:
+        panel = self._org()._mounted(tab)
+        return panel if isinstance(panel, ContentPanel) and panel.is_attached else None
+
+    def _tree(self) -> CollectionsTree | None:
+        panel = self._panel("collections")
+        return panel.content_tree if isinstance(panel, CollectionsPanel) else None
+
+    def _content_panels(self) -> list[ContentPanel]:
+        return [panel for tab in CONTENT_TABS if (panel := self._panel(tab)) is not None]
+
+    @work(exclusive=True, group="organization-content", exit_on_error=False)
+    @cache_first
+    async def load_content(self) -> None:
+        """Read the collections, then the spaces page by page: the spaces tab and the tree grow as pages come;
+        a failure is said in each list's status line and what was shown stays. A content tab mounted while this
+        runs is given every row loaded so far at the next page (and what was shown before, at once)."""
+        org = self._org()
+        try:
+            await self._load_content(is_cached_only())
+        finally:
+            org._content_painted.set()
+
+    async def _load_content(self, cache_pass: bool) -> None:
+        """The body of :meth:`load_content`; ``cache_pass``: this pass reads the cache only, before the first
+        frame (no loading indicator the frame would not show; a miss says nothing, the fresh read comes next)."""
+        org = self._org()
+        if not cache_pass:
+            # The fresh read after a cached paint sends its requests once that paint is on screen.
+            await org._first_frame.wait()
+        self._content_loading = True
+        self._content_errors = {}
+        for panel in self._content_panels():
+            panel.browser.set_error(None)
+            if not cache_pass:
+                panel.browser.set_loading(True)
+        browse = org.services.browse
+        collections_failed: Exception | None = None
+        try:
+            self.collections = await browse.collections(org.org_id)
+        except Exception as exc:
+            collections_failed = exc
+        titles = {c.id: c.title or c.id for c in self.collections}
+        shown = self._panel("spaces")
+        keep = shown.list.highlighted.key if shown is not None and shown.list.highlighted else None
+        loaded: list[SpaceSummary] = []
+        rows: list[Row] = []
+        fed: set[int] = set()  # the spaces lists given their first rows: the next pages are appended
+        tree_drawn = 0.0  # when the tree was last built (0: not yet in this load)
+        try:
+            async for page in browse.spaces_pages(org.org_id, limit=PAGE_LIMIT):
+                first = not loaded
+                loaded.extend(page)
+                if first:
+                    self.spaces = loaded
+                spaces = self._panel("spaces")
+                page_rows: list[Row] = []
+                if isinstance(spaces, SpacesPanel):
+                    spaces.collection_titles = titles
+                    page_rows = [spaces.row(space) for space in page]
+                    if id(spaces) in fed:
+                        spaces.browser.append_rows(page_rows)
+                    else:
+                        spaces.browser.set_rows([*rows, *page_rows], keep=keep)
+                        fed.add(id(spaces))
+                rows.extend(page_rows)
+                now = time.monotonic()
+                if collections_failed is None and self._tree() is not None and now - tree_drawn >= TREE_EVERY:
+                    self._draw_tree(loaded)
+                    tree_drawn = now
+                org._content_painted.set()
+                if cache_pass:  # the next cached pages are read once the first is on screen
+                    await org._first_frame.wait()
+        except Exception as exc:
+            if cache_pass:  # not seen before: the fresh read is next
+                for panel in self._content_panels():
+                    panel.browser.set_loading(True)
+                return
+            message = error_message(exc, doing="Could not load the spaces", hint="Press r to try again.")
+            self._content_loading = False
+            self._content_errors = dict.fromkeys(CONTENT_TABS, message)
+            for panel in self._content_panels():
+                panel.failed = message
+                panel.browser.set_error(message)
+            return
+        self.spaces = loaded
+        if collections_failed is None and self._tree() is not None:
+            await self._draw_tree_aside(loaded)
+        self._content_loading = False
+        if collections_failed is not None and not cache_pass:
+            self._content_errors["collections"] = error_message(
+                collections_failed, doing="Could not load the collections", hint="Press r to try again."
+            )
+        for tab in CONTENT_TABS:
+            mounted = self._panel(tab)
+            if mounted is None:
+                continue
+            panel = mounted
+            if isinstance(panel, SpacesPanel) and id(panel) not in fed:  # mounted during the last page
+                panel.collection_titles = titles
+                panel.browser.set_rows(rows or [panel.row(space) for space in loaded], keep=keep)
+            # (collections not seen before: the tree waits for the fresh read)
+            panel.browser.set_loading(tab == "collections" and collections_failed is not None and cache_pass)
+            panel.failed = self._content_errors.get(tab)
+            if panel.failed is not None:
+                panel.browser.set_error(panel.failed)
+            panel.items = loaded
+        for space in loaded:  # the go-to offers every space loaded
+            org.remember("space", {"space_id": space.id}, space.title or space.id)
+        org.refresh_bindings()
+        self._space_titles = {space.id: space.title or space.id for space in loaded}
+        inbox = org._mounted("change-requests")
+        if isinstance(inbox, ChangeRequestInbox) and inbox.is_attached:
+            inbox.set_space_titles(self._space_titles)
+
+    def _draw_tree(self, spaces: list[SpaceSummary]) -> None:
+        tree = self._tree()
+        if tree is not None:
+            tree.show(build_tree(self.collections, spaces), self._org().services.browse.age)
+
+    async def _draw_tree_aside(self, spaces: list[SpaceSummary]) -> None:
+        """Build the whole tree in a thread (the UI loop keeps taking keys), then show it."""
+        tree = self._tree()
+        if tree is None:
+            return
+        collections = list(self.collections)
+        built: Callable[[], Any] = lambda: build_tree(collections, spaces)  # noqa: E731
+        org_tree = await asyncio.to_thread(built) if len(spaces) > PAGE_LIMIT else built()
+        tree = self._tree()
+        if tree is not None:
+            tree.show(org_tree, self._org().services.browse.age)
+
+    def _show_content(self, tab: str) -> None:
+        """Show what is loaded (and how its load goes) in the content tab ``tab``, just mounted."""
+        panel = self._panel(tab)
+        if panel is None:
+            return
+        if isinstance(panel, CollectionsPanel):
+            if self.spaces and "collections" not in self._content_errors:
+                panel.content_tree.show(build_tree(self.collections, self.spaces), self._org().services.browse.age)
+        elif isinstance(panel, SpacesPanel) and self.spaces:
+            panel.collection_titles = {c.id: c.title or c.id for c in self.collections}
+            panel.browser.set_rows([panel.row(space) for space in self.spaces], staged=False)
+        if tab in self._content_errors:
+            panel.browser.set_error(self._content_errors[tab])
+        elif self._content_loading:
+            panel.browser.set_loading(True)
