@@ -4,6 +4,7 @@ words); once that reviewer approved through the API, every line is ✓ and ``y``
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -180,3 +181,31 @@ async def test_checks_that_cannot_run_say_so_and_the_merge_must_be_typed(
         await pilot.press(*str(record["number"]), "enter")  # the number confirms too
         await settle(pilot)
         assert record["status"] == "merged"
+
+
+async def test_y_while_the_checks_run_says_why_and_merges_nothing(
+    services: Services, state: SandboxState, open_app: Opener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = guarded_cr(state, user(state, "chen"))
+    release = asyncio.Event()
+    real = services.preflight.check
+
+    async def slow(space_id: str, cr: str | int) -> Preflight:
+        await release.wait()
+        return await real(space_id, cr)
+
+    monkeypatch.setattr(services.preflight, "check", slow)
+    screen = ChangeRequestScreen(services, record["space"], record["id"])
+    async with open_app(lambda: screen) as (app, pilot):
+        await pilot.press("m")
+        await pilot.pause()
+        await pilot.press("y", "a")
+        await pilot.pause()
+        assert isinstance(app.screen, PreflightModal) and record["status"] == "open"
+        assert notes(app)[-2:] == ["The checks are still running.", "The checks are still running."]
+        release.set()
+        _, lines = await checklist(pilot)
+        assert "✗ Approved by" in lines
+        await pilot.press("escape")
+        await settle(pilot)
+        assert on_top(app) is screen and record["status"] == "open"
