@@ -205,7 +205,7 @@ class MergeAnywayModal(TypedConfirmModal):
                     "Type ", (self.expected, "bold"), " or ", ("merge", "bold"), " to confirm, then enter."
                 )
             )
-            yield Input(id="confirm-text", compact=True)
+            yield Input(id="confirm-text", compact=True, placeholder="type it here")
             yield Static(classes="site-form--problem")
             yield Static(Content("enter: merge · esc: cancel"), classes="site-form--help")
 
