@@ -134,8 +134,10 @@ async def test_approving_says_what_is_missing_until_the_sweep_is_done(
         await press(pilot, "R", "a", "f2")
         modal = app.screen
         assert isinstance(modal, ReviewModal)
-        problem = modal.problem_text
-        assert "2 changed pages not viewed yet: " in problem and "3 threads you started are not resolved" in problem
+        assert modal.problem_text == "Not yet: see above (c requests changes)."
+        waits = str(modal.query_one(".review--missing", Static).render())
+        assert waits.startswith("Approving waits for: 2 changed pages not viewed yet: ")
+        assert "3 threads you started are not resolved" in waits
         assert len(record["reviews"]) == reviews  # refused here, nothing sent
         await press(pilot, "c", "f2")  # asking for changes needs nothing
         assert app.screen is screen and record["reviews"][-1]["status"] == "changes-requested"

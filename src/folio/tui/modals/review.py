@@ -15,6 +15,7 @@ while anything is missing, approving is refused with the reason and requesting c
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, ClassVar
 
@@ -51,8 +52,8 @@ class ReviewModal(FormModal[str]):
     )
     FAILED = "Review not sent"
     DEFAULT_CSS = """
-    ReviewModal .review--held { height: auto; max-height: 6; color: $text-muted; margin-top: 1; }
-    ReviewModal .review--missing { height: auto; color: $text-warning; margin-top: 1; display: none; }
+    ReviewModal .review--held { height: auto; max-height: 4; color: $text-muted; }
+    ReviewModal .review--missing { height: auto; max-height: 3; color: $text-warning; display: none; }
     """
 
     def __init__(
@@ -98,6 +99,8 @@ class ReviewModal(FormModal[str]):
         return self.query_one("#field-comment", TextArea).text
 
     def fields(self) -> Sequence[Field]:
+        if self.held or self._missing is not None:  # the lines above the verdict take the comment's room at 24 rows
+            return (self.FIELDS[0], replace(self.FIELDS[1], height=4))
         return self.FIELDS
 
     def compose_intro(self) -> ComposeResult:
@@ -105,8 +108,10 @@ class ReviewModal(FormModal[str]):
             n = len(self.held)
             count = f"{n} comment goes" if n == 1 else f"{n} comments go"
             lines = [Content(f"Your pending review: {count} first, in this order:")]
-            for number, (where, text) in enumerate(self.held, 1):
-                lines.append(Content.assemble(f" {number}. ", safe(where, limit=40), ": ", safe(text, limit=60)))
+            for number, (where, text) in enumerate(self.held[: 3 if n == 3 else 2], 1):
+                lines.append(Content.assemble(f" {number}. ", safe(where, limit=30), ": ", safe(text, limit=50)))
+            if n > 3:
+                lines.append(Content(f" \u2026 and {n - 2} more (H on the change request lists them)"))
             yield Static(Content("\n").join(lines), classes="review--held")
         yield Static(classes="review--missing")
 
@@ -139,7 +144,7 @@ class ReviewModal(FormModal[str]):
             if self.missing is None:
                 return {"verdict": "Checking what approving requires (config.toml's [review])…"}
             if self.missing:
-                return {"verdict": "Not yet: " + " ".join(self.missing)}
+                return {"verdict": "Not yet: see above (c requests changes)."}
         return {}
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
