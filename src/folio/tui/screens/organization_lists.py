@@ -38,6 +38,16 @@ SPACE_COLUMNS = (
 NO_SPACES = "This organization has no spaces yet."
 
 
+class ContentBrowser(ResourceBrowser):
+    """The spaces list: while it loads, its status line says so in words and the list keeps the focus (a list
+    showing Textual's loading indicator cannot be focused: ``2/guide`` typed while 10,000 spaces load would lose
+    the focus and every key after the 2)."""
+
+    def set_loading(self, loading: bool = True) -> None:
+        super().set_loading(loading)
+        self.list.loading = False
+
+
 def item_of(data: Any) -> Item | None:
     """The id and web URL of a space or collection (``o`` / ``y`` / ``Y``)."""
     if data is None:
@@ -87,7 +97,7 @@ class SpacesPanel(ContentPanel):
 
     def compose(self) -> ComposeResult:
         # (no hint line; the list keeps the id the session and the tests know it by)
-        yield ResourceBrowser(self.COLUMNS, empty=self.empty_text(), id="organization-spaces")
+        yield ContentBrowser(self.COLUMNS, empty=self.empty_text(), id="organization-spaces")
 
     def row(self, item: SpaceSummary) -> Row:
         return Row(

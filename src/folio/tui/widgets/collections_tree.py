@@ -247,6 +247,9 @@ class CollectionsTree(ResourceBrowser):
 
     def set_loading(self, loading: bool = True) -> None:
         super().set_loading(loading)
+        # The status line says "Loading…"; the list keeps the focus meanwhile (a list showing Textual's loading
+        # indicator cannot be focused, and the keys typed while a large organization loads would be lost).
+        self.list.loading = False
         self._tone("")
 
     def set_error(self, message: Content | None) -> None:
