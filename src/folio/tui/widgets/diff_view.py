@@ -34,6 +34,9 @@ from folio.services.diff import DiffLine, MarkdownDiff, SideRow
 __all__ = ["DiffView"]
 
 _SIGN = {"add": "+", "delete": "-", "context": " "}
+WORD_WRAP_MAX = 1_000_000
+"""Past about this many characters (longest line times rows) long lines wrap at the width, not between words:
+finding word breaks in every line would hold the screen for seconds."""
 
 
 class DiffView(ScrollView, can_focus=True):
@@ -91,7 +94,8 @@ class DiffView(ScrollView, can_focus=True):
         """The row of :attr:`rows` under the cursor."""
         self._starts: list[int] | None = None
         """With wrapping: the first screen line of each row (and the total at the end); None: one line a row."""
-        self._breaks: dict[tuple[int, bool], list[int]] = {}
+        self._breaks: dict[tuple[DiffLine, int], list[int]] = {}
+        """Where each long line wraps, by line and width (computed once: drawing reuses the layout's)."""
 
     # -- what is shown ---------------------------------------------------------------------------------------
 
@@ -99,6 +103,7 @@ class DiffView(ScrollView, can_focus=True):
         """Show a diff from its top (or ``message`` when there is none, or it changes nothing)."""
         self.diff = diff
         self.message = message
+        self._breaks.clear()
         self.current_hunk = None
         lines = diff.unified if diff else []
         numbers = [n for line in lines for n in (line.old, line.new) if n is not None]
@@ -251,7 +256,14 @@ class DiffView(ScrollView, can_focus=True):
     def _breaks_of(self, line: DiffLine, width: int) -> list[int]:
         if len(line.text) <= width:
             return []
-        return divide_line(line.text, width, fold=True)
+        key = (line, width)
+        if key not in self._breaks:
+            text = line.text
+            if self._longest * len(self.rows) > WORD_WRAP_MAX and text.isascii():  # a huge page: cut, fast
+                self._breaks[key] = list(range(width, len(text), width))
+            else:
+                self._breaks[key] = divide_line(text, width, fold=True)
+        return self._breaks[key]
 
     def _layout(self, text_width: int) -> None:
         """With wrapping on, where each row starts on screen (a row is as tall as its longer side)."""
