@@ -257,3 +257,38 @@ async def test_side_by_side_under_140_columns_narrows_the_page_list(
         assert pane.pages.outer_size.width == 26
         await press(pilot, "s")  # unified: the list has its room back
         assert not pane.has_class("-roomy-diff") and pane.pages.outer_size.width == 38
+
+
+async def test_a_created_page_comments_on_its_blocks(services: Services, state: SandboxState, open_app: Any) -> None:
+    cr = cr_of(state, LINUX)
+    before = set(state.comments)
+    async with open_app(opener(services, state, LINUX)) as (app, pilot):
+        await press(pilot, "2", "j", "enter")  # Windows, a page the change request creates
+        view = app.screen.query_one(DiffView)
+        line = view.line_at_cursor()
+        assert line is not None and line.kind == "add" and line.new == 1
+        await press(pilot, "c")
+        modal = app.screen
+        assert isinstance(modal, BlockCommentModal) and modal.target.page_title == "Windows"
+        page_id, key = block_holding(state, cr, "Windows", modal.target.block_text or "?")
+        assert modal.target.node == key and modal.target.page_id == page_id
+        await type_text(pilot, "Which Windows?")
+        await press(pilot, "ctrl+s")
+        [posted] = new_comments(state, before)
+        assert posted["target"] == {"revision": cr["revision"], "page": {"id": page_id}, "node": {"id": key}}
+
+
+async def test_a_hostile_block_is_quoted_as_text(services: Services, state: SandboxState, open_app: Any) -> None:
+    cr = cr_of(state, LINUX)
+    linux = next(p for p, _ in _walk(state.revisions[cr["revision"]]["pages"]) if p.get("title") == "Linux")
+    linux["markdown"] = linux["markdown"].replace(
+        "The package needs", "[bold red]Loud[/] \x1b]0;pwned\x07 The package needs"
+    )
+    async with open_app(opener(services, state, LINUX)) as (app, pilot):
+        await press(pilot, "2", "enter", "j", "j", "j", "j", "c")
+        modal = app.screen
+        assert isinstance(modal, BlockCommentModal)
+        quoted = modal.query_one(".diff-comment--block", Static).render()
+        assert "[bold red]Loud[/]" in str(quoted) and "\x1b" not in str(quoted) and "\x07" not in str(quoted)
+        assert "[bold red]" in str(modal.query_one(".form--title", Static).render())
+        await press(pilot, "escape")
