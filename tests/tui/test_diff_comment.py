@@ -11,18 +11,21 @@ from textual.pilot import Pilot
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from folio.api import GitBookClient, RetryPolicy, Token
 from folio.models.common import document_text
-from folio.sandbox import SandboxState
+from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
 from folio.sandbox.domain.block_keys import with_keys
 from folio.sandbox.domain.content import markdown_document
 from folio.sandbox.revisions import find_page
 from folio.services import Services
+from folio.tui.app import FolioApp
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.screens.change_request import ChangeRequestScreen
 from folio.tui.widgets.change_overview import ChangesPane
 from folio.tui.widgets.comments_panel import CommentsPanel
 from folio.tui.widgets.diff_comment import BlockCommentModal
 from folio.tui.widgets.diff_view import DiffView
+from tests.conftest import SANDBOX_URL, TOKEN
 
 ASKING = {"changes-comment"}
 """The worker that waits on the comment box: settled once the box is up."""
@@ -292,3 +295,63 @@ async def test_a_hostile_block_is_quoted_as_text(services: Services, state: Sand
         assert "[bold red]Loud[/]" in str(quoted) and "\x1b" not in str(quoted) and "\x07" not in str(quoted)
         assert "[bold red]" in str(modal.query_one(".form--title", Static).render())
         await press(pilot, "escape")
+
+
+async def test_a_deleted_page_offers_the_whole_change_request(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    subject = "Remove the deprecated Rollouts API page"
+    cr = cr_of(state, subject)
+    before = set(state.comments)
+    async with open_app(opener(services, state, subject)) as (app, pilot):
+        pane = app.screen.query_one(ChangesPane)
+        await press(pilot, "2")
+        assert pane.page is not None and pane.page.after is None  # the page it deletes
+        await press(pilot, "c")
+        question = app.screen
+        assert isinstance(question, ConfirmModal)
+        assert question.title_text.plain.startswith("This page is deleted by this change request")
+        assert question.body_text.plain == "Comment on the whole change request instead?"
+        await press(pilot, "y")
+        assert isinstance(app.screen, BlockCommentModal)
+        await type_text(pilot, "Redirect it")
+        await press(pilot, "ctrl+s")
+        [posted] = new_comments(state, before)
+        assert posted["changeRequest"] == cr["id"] and "page" not in posted["target"]
+
+
+async def _no_sleep(seconds: float) -> None:
+    return None
+
+
+async def test_a_comment_whose_answer_was_lost_is_looked_for_not_sent_twice(state: SandboxState) -> None:
+    faults = Faults(seed=3)
+    client = GitBookClient(
+        token=Token(TOKEN),
+        base_url=SANDBOX_URL,
+        transport=SandboxTransport(create_app(state, faults=faults)),
+        retry=RetryPolicy(sleep=_no_sleep),
+    )
+    services = Services(client, where="a flaky sandbox")
+    before = set(state.comments)
+    app = FolioApp(services, start=opener(services, state, LINUX))
+    app.animation_level = "none"
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await press(pilot, "2", "enter", "j", "j", "j", "j", "c")
+            assert isinstance(app.screen, BlockCommentModal)
+            await type_text(pilot, "Which kernel?")
+            state.clock.freeze()  # the service's clock at this machine's time: "posted since the send" holds
+            faults.drop_after_write = 1.0  # the comment is made, its answer lost
+            await press(pilot, "ctrl+s")
+            if isinstance(app.screen, BlockCommentModal):  # what the box invites when it could not check
+                await press(pilot, "ctrl+s")
+            faults.drop_after_write = 0.0
+            posted = new_comments(state, before)
+            assert len(posted) == 1 and posted[0]["body"] == "Which kernel?" and posted[0]["target"].get("node")
+            assert "The answer was lost, but the service has it: it was sent once." in [
+                n.message for n in app._notifications
+            ]
+    finally:
+        await client.aclose()
