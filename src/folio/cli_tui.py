@@ -85,6 +85,9 @@ class Launcher:
         services = Services(client, where=where, local=local)
         try:
             services.ping = ping_enabled(self.settings)
+            from folio.services.sweep import approve_requires
+
+            services.approve_requires = approve_requires(self.settings)
         except SettingsError as error:
             raise LaunchError(str(error)) from None
         if name is not None and not first:

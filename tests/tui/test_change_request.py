@@ -15,6 +15,7 @@ from folio.sandbox import SandboxState
 from folio.services import Services
 from folio.tui.app import FolioApp
 from folio.tui.modals.confirm import ConfirmModal
+from folio.tui.modals.preflight import PreflightModal
 from folio.tui.modals.review import ReviewModal
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.screens.change_request import ChangeRequestScreen
@@ -22,6 +23,7 @@ from folio.tui.widgets.change_overview import ChangeOverview, ChangesPane
 from folio.tui.widgets.diff_view import DiffView
 from folio.tui.widgets.markdown_view import SafeMarkdown
 from tests.tui.conftest import settle
+from tests.tui.test_preflight import checklist, confirm_merge
 
 Opener = Callable[..., Any]
 
@@ -237,8 +239,8 @@ async def test_merge_asks_then_merges(services: Services, state: SandboxState, o
     before = space["revision"]
     async with open_app(opener(services, state, MINE)) as (app, pilot):
         await ask(pilot, "m")
-        assert isinstance(app.screen, ConfirmModal)
-        await press(pilot, "y")
+        await confirm_merge(pilot)  # the pre-flight's checklist, then y (and the typed word when a line fails)
+        await settle(pilot)
         assert record["status"] == "merged" and space["revision"] != before
         assert space["revision"] == record["revisionMerged"]
         assert any(n.startswith("Merged #1 into main") for n in notes(app))
@@ -251,11 +253,14 @@ async def test_merge_cancelled_changes_nothing(services: Services, state: Sandbo
     before = state.spaces[record["space"]]["revision"]
     async with open_app(opener(services, state, MINE)) as (app, pilot):
         await ask(pilot, "m")
+        await checklist(pilot)
         await press(pilot, "n")
         assert isinstance(app.screen, ChangeRequestScreen)
         assert record["status"] == "open" and state.spaces[record["space"]]["revision"] == before
-        await ask(pilot, "m", "m")  # the key that asked does not confirm
-        assert isinstance(app.screen, ConfirmModal)
+        await ask(pilot, "m")
+        await checklist(pilot)
+        await ask(pilot, "m")  # the key that asked does not confirm
+        assert isinstance(app.screen, PreflightModal)
         await press(pilot, "escape")
     assert record["status"] == "open"
 
@@ -265,7 +270,8 @@ async def test_a_failed_merge_is_said_in_words(services: Services, state: Sandbo
     async with open_app(opener(services, state, MINE)) as (app, pilot):
         record["status"] = "merged"  # merged elsewhere meanwhile
         await ask(pilot, "m")
-        await press(pilot, "y")
+        await confirm_merge(pilot)
+        await settle(pilot)
         failures = [n for n in notes(app) if n.startswith("Could not merge #1")]
         assert failures and "The change request is merged" in failures[0] and "(409)" in failures[0]
         assert app.is_running

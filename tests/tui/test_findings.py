@@ -18,6 +18,7 @@ from folio.tui.screens.organization import OrganizationScreen
 from folio.tui.screens.organizations import OrganizationsScreen
 from tests.conftest import FROZEN_AT
 from tests.tui.conftest import settle
+from tests.tui.test_preflight import confirm_merge
 
 
 @pytest.fixture(autouse=True)
@@ -138,10 +139,8 @@ async def test_a_merge_updates_the_inbox_that_showed_the_change_request(open_app
         await pilot.press("enter")
         await settle(pilot)
         assert type(app.screen).__name__ == "ChangeRequestScreen"
-        await pilot.press("m")  # asks first (the merge waits for the answer: no settle here)
-        await pilot.pause()
-        await pilot.pause()
-        await pilot.press("y")
+        await pilot.press("m")  # the pre-flight asks first (the merge waits for the answer: no settle here)
+        await confirm_merge(pilot)
         await settle(pilot)
         assert any("erged" in n.message for n in app._notifications), [n.message for n in app._notifications]
         await pilot.press("escape")

@@ -26,6 +26,7 @@ from folio.tui.screens.thread import ThreadScreen
 from folio.tui.widgets.comments_panel import CommentsPanel, PagePickerModal
 from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
 from tests.tui.conftest import settle
+from tests.tui.test_preflight import confirm_merge
 
 
 @pytest.fixture(autouse=True)
@@ -224,8 +225,8 @@ async def test_after_a_merge_the_page_picker_has_the_merged_pages(
         await app.push_screen(cr_screen(services, state, OPEN)())
         await settle(pilot)
         await pilot.press("m")
-        await pilot.pause()
-        await press(pilot, "y")
+        await confirm_merge(pilot)
+        await settle(pilot)
         assert record["status"] == "merged"
         await press(pilot, "escape")
         assert app.screen is space and space.tabs.active == "tab-comments"
@@ -301,7 +302,7 @@ async def test_a_heart_reaction_keeps_its_line_inside_its_box(
 async def test_a_comment_on_a_block_is_not_titled_by_its_node_id(
     services: Services, state: SandboxState, open_app: Any
 ) -> None:
-    """#18: a block whose words are not in its page was titled `Block 5DWp4n4L8VNH`."""
+    """#18: a comment on a block was titled `Block 5DWp4n4L8VNH`; it is titled by the block's first words."""
     handbook = next(s for s in state.spaces.values() if s["title"] == "Admin Handbook")
     node = next(
         c["target"]["node"]["id"]
@@ -313,7 +314,7 @@ async def test_a_comment_on_a_block_is_not_titled_by_its_node_id(
         await press(pilot, "5", "f")  # the resolved comments: the one on a block
         panel = app.screen.query_one(CommentsPanel)
         labels = [str(row.cells[0]) for row in panel.browser.list.visible_rows]
-        assert "\u00b6 A block of this page" in labels
+        assert "\u00b6 \u201cAdmins manage members; editors edit content.\u201d" in labels, labels
         assert not any(node in label for label in labels), labels
 
 

@@ -21,12 +21,19 @@ if TYPE_CHECKING:
     from folio.services.collections import CollectionsService
     from folio.services.comments import CommentService
     from folio.services.conversations import ConversationsService
+    from folio.services.detached import DetachedComments
+    from folio.services.forecast import ForecastService
     from folio.services.local import Local
+    from folio.services.mentions import MentionService
     from folio.services.outbox import OutboxService
+    from folio.services.pending_review import PendingReviewService
     from folio.services.people import PeopleService
+    from folio.services.preflight import PreflightService
     from folio.services.references import ReferenceService
     from folio.services.review import ReviewService
+    from folio.services.review_lint import ReviewLint
     from folio.services.search import SearchService
+    from folio.services.since_review import SinceReviewService
     from folio.services.sites import SiteService
     from folio.services.space import SpaceService
     from folio.services.space_admin import SpaceAdminService
@@ -52,6 +59,8 @@ class Services:
         """The one owner of freshness: cache-first reads, offline state, the rate-limit pause, the probe."""
         self.ping = True
         """Whether opening an organization tells it the user is here (``ping = false`` in config.toml)."""
+        self.approve_requires: tuple[str, ...] = ()
+        """What approving a change request waits for (``[review] approve_requires``: ``viewed``, ``resolved``)."""
         self.changes = Changes()
         """What was written, for the lists that show it (a list reloads when its topic moved)."""
 
@@ -92,6 +101,34 @@ class Services:
         from folio.services.review import ReviewService
 
         return ReviewService(self.client, self)
+
+    @cached_property
+    def review_lint(self) -> ReviewLint:
+        """The review lint of a change request: broken links it introduces, and what else a reviewer checks."""
+        from folio.services.review_lint import ReviewLint
+
+        return ReviewLint(self.client, self)
+
+    @cached_property
+    def forecast(self) -> ForecastService:
+        """Which open change requests of a space edit the same pages; one for the app (it keeps their pages)."""
+        from folio.services.forecast import ForecastService
+
+        return ForecastService(self.client, self)
+
+    @cached_property
+    def since_review(self) -> SinceReviewService:
+        """What changed in a change request since the reviewer last reviewed it (or marked pages viewed)."""
+        from folio.services.since_review import SinceReviewService
+
+        return SinceReviewService(self.client, self)
+
+    @cached_property
+    def detached(self) -> DetachedComments:
+        """Comments whose block is gone from their page: the block's text as it was, the most similar one now."""
+        from folio.services.detached import DetachedComments
+
+        return DetachedComments(self.client, self)
 
     @cached_property
     def comments(self) -> CommentService:
@@ -167,6 +204,27 @@ class Services:
         from folio.services.authoring import AuthoringService
 
         return AuthoringService(self.client, self)
+
+    @cached_property
+    def pending_review(self) -> PendingReviewService:
+        """Comments held on this machine during a review and sent with the verdict."""
+        from folio.services.pending_review import PendingReviewService
+
+        return PendingReviewService(self.client, self)
+
+    @cached_property
+    def mentions(self) -> MentionService:
+        """Who can be mentioned with ``@`` in a space: its commenters and the organization's members."""
+        from folio.services.mentions import MentionService
+
+        return MentionService(self.client, self)
+
+    @cached_property
+    def preflight(self) -> PreflightService:
+        """The merge pre-flight: a change request's merge rules and a careful reviewer's checks, before merging."""
+        from folio.services.preflight import PreflightService
+
+        return PreflightService(self.client, self)
 
     @cached_property
     def outbox(self) -> OutboxService | None:

@@ -269,7 +269,12 @@ class ReviewService:
     def __init__(self, client: GitBookClient, services: Services | None = None, *, viewed: ViewedMarks | None = None):
         self._client = client
         self._services = services
-        self.viewed = viewed or ViewedMarks()
+        self.viewed = viewed or ViewedMarks(account=self._account)
+
+    def _account(self) -> str | None:
+        """The account whose viewed marks these are (None: not known yet, or nothing is kept per account)."""
+        local = self._services.local if self._services is not None else None
+        return local.account if local is not None else None
 
     # -- reads ------------------------------------------------------------------------------------------------
 

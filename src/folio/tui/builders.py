@@ -47,7 +47,9 @@ def organization(services: Services, ids: Ids, title: str | None, trail: tuple[s
 def space(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
     from folio.tui.screens.space import SpaceScreen
 
-    return SpaceScreen(services, ids["space_id"], title=title, trail=trail, page_id=ids.get("page_id"))
+    return SpaceScreen(
+        services, ids["space_id"], title=title, trail=trail, page_id=ids.get("page_id"), anchor=ids.get("anchor")
+    )
 
 
 def change_request(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:

@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from folio.sandbox.domain import links as links_mod
-from folio.sandbox.domain.change_requests import find_change_request
+from folio.sandbox.domain.change_requests import find_change_request, render_change_request, require_rank, still_active
 from folio.sandbox.domain.content import (
     Context,
     render_file,
@@ -24,6 +24,7 @@ from folio.sandbox.domain.content import (
     render_pages,
     render_revision,
 )
+from folio.sandbox.domain.content_changes import apply_content_changes
 from folio.sandbox.domain.spaces import find_space, render_space
 from folio.sandbox.errors import bad_request, conflict, not_found
 from folio.sandbox.http import (
@@ -258,3 +259,25 @@ async def apply_template(request: Request) -> Response:
     target["revision"] = rid
     target["updatedAt"] = now
     return empty(201)
+
+
+# --- content changes (updateChangeRequestContent) ---------------------------------------------------------------
+
+
+@served("POST", (CR, ""))
+async def update_content(request: Request) -> Response:
+    ctx = context(request)
+    cr = ctx.cr
+    assert cr is not None  # the CR prefix names one
+    compat = query_bool(request, "compat", True)
+    body = await json_body(request)
+    user = current_user(request)
+    still_active(cr, "edited")
+    require_rank(ctx.state, cr, user, "edit", "edit a change request")
+    touched = apply_content_changes(ctx.state, cr, body.get("changes"), user)
+    rendered = render_change_request(ctx.state, cr)
+    if compat:
+        return ok(rendered)
+    location = f"{ctx.state.api_base}/spaces/{cr['space']}/change-requests/{cr['id']}/content/page/"
+    pages = [{"object": "page", "id": p["id"], "urls": {"location": location + p["id"]}} for p in touched]
+    return ok({"changeRequest": rendered, "changes": pages})

@@ -32,6 +32,8 @@ class CommandLine(Navigation):
 
     def resolve_command(self, line: str) -> Pending | Callable[[], object] | str:
         """What a ``:`` line does (a callable to run once the line is closed), or why it does nothing."""
+        if " ".join(line.split()).removeprefix(":").strip().lower() == "sweep":
+            return self._sweep()
         try:
             command = parse(line)
         except CommandError as error:
@@ -58,6 +60,18 @@ class CommandLine(Navigation):
             return f"No loaded {route.noun} matches “{asked}”."
         names = ", ".join(c.title for c in ranked[:3]) + (", …" if len(ranked) > 3 else "")
         return f"“{asked}” matches several {route.plural}: {names}. Type more of the title."
+
+    def _sweep(self) -> Callable[[], object] | str:
+        """``:sweep``: the review sweep of the change request in view (``space`` on its changes tab)."""
+        from textual.screen import ModalScreen
+
+        screen = next((s for s in reversed(self.trail_screens) if not isinstance(s, ModalScreen)), None)
+        sweep = getattr(screen, "action_sweep", None)
+        if screen is None or not callable(sweep):
+            return "Open a change request first: :sweep walks its review, page by page and thread by thread."
+        why_not = getattr(screen, "why_not", None)
+        reason = why_not("sweep") if callable(why_not) else None
+        return str(reason) if reason else sweep
 
     def current_organization(self) -> tuple[str, int] | None:
         """The organization in view (the nearest screen of the stack that has one) and that screen's index; with

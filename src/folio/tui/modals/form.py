@@ -36,6 +36,7 @@ from folio.services.writes import field_of, may_have_reached
 from folio.tui.errors import error_message
 from folio.tui.modals.drafts import DraftSlot
 from folio.tui.safe import safe
+from folio.tui.widgets.mentions import Mentions
 from folio.tui.widgets.plain import PlainTextArea, shown_plainly
 
 __all__ = ["NOT_CHECKED", "Field", "FormModal"]
@@ -63,7 +64,7 @@ class Field:
     """Lines of a ``text`` field."""
 
 
-class FormModal(ModalScreen[T | None], Generic[T]):
+class FormModal(ModalScreen[T | None], Mentions, Generic[T]):  # Mentions: @ offers people in text fields
     """A form that sends itself; dismissed with what :meth:`submit` returned, or None when cancelled."""
 
     DEFAULT_CSS = """

@@ -3,7 +3,7 @@ and the decisions (review, merge, update from main) from any tab.
 
     ChangeRequestScreen(services, space_id, 12)            # by number, or by id
 
-Keys (binding ids ``change-request.*``, ``change_request_keys``): 1/2/3 tabs; R review; m merge; u update from
+Keys (binding ids ``change-request.*``, ``change_request_keys``): 1/2/3/4 tabs; R review; m merge; u update from
 main; p PDF link; t subject; d description (e in $EDITOR); S status. The changes tab adds its own (see
 ``ChangesPane``). A key that cannot act says why; the footer shows the most useful keys of the tab that fit, ``?``
 all of them. The decisions are ``change_request_decisions``: each ends in a message saying what happened (or what
@@ -27,8 +27,12 @@ from folio.tui.screens.base import CRUMB, Item
 from folio.tui.screens.change_request_decisions import Decisions, edit_in_editor
 from folio.tui.screens.change_request_keys import BINDINGS as KEYS
 from folio.tui.screens.change_request_keys import fit_footer, order_for, why_cannot
+from folio.tui.screens.change_request_review import ReviewSweep
+from folio.tui.screens.change_request_since import SINCE_BINDINGS, SinceReview
 from folio.tui.widgets.change_overview import SIDE_BY_SIDE_MIN, ChangeOverview, ChangesPane
 from folio.tui.widgets.focus_hold import HoldsFocus
+from folio.tui.widgets.review_bar import ReviewBar
+from folio.tui.widgets.review_checks import ReviewChecks
 
 if TYPE_CHECKING:
     from textual import events
@@ -44,13 +48,13 @@ NARROW = 100
 """Below this many columns the page list sits above the diff instead of beside it."""
 
 
-class ChangeRequestScreen(Decisions):
+class ChangeRequestScreen(Decisions, SinceReview, ReviewSweep):
     """A change request by id or number; its crumb is ``#<number> <subject>``."""
 
     ROUTE: ClassVar[str | None] = "change-request"
 
     CSS_PATH = [styles_dir() / "change_request.tcss"]
-    BINDINGS: ClassVar[list[BindingType]] = KEYS
+    BINDINGS: ClassVar[list[BindingType]] = [*KEYS, *SINCE_BINDINGS]
 
     def __init__(
         self, services: Services, space_id: str, change_request: str | int, *, trail: tuple[str, ...] = ()
@@ -72,6 +76,7 @@ class ChangeRequestScreen(Decisions):
         yield Header(icon="")
         yield Static(id="cr-banner")
         yield Static(id="cr-message")
+        yield ReviewBar(id="cr-review-bar")
         with TabbedContent(id="cr-tabs"):
             with TabPane("1 Overview", id="overview"):
                 yield ChangeOverview(id="cr-overview")
@@ -81,6 +86,8 @@ class ChangeRequestScreen(Decisions):
                 placeholder = Static(Content("Loading\u2026"), id="comments-placeholder", classes="message")
                 placeholder.can_focus = True  # the tab takes the focus before its comments are there
                 yield placeholder
+            with TabPane("4 Checks", id="checks"):
+                yield ReviewChecks(self.services, self.space_id, id="cr-checks")
         yield Footer()
 
     @property
@@ -90,6 +97,10 @@ class ChangeRequestScreen(Decisions):
     @property
     def changes(self) -> ChangesPane:
         return self.query_one("#cr-changes", ChangesPane)
+
+    @property
+    def checks(self) -> ReviewChecks:
+        return self.query_one("#cr-checks", ReviewChecks)
 
     def on_mount(self) -> None:
         self.sub_title = f" {CRUMB} ".join(self.trail)
@@ -147,6 +158,8 @@ class ChangeRequestScreen(Decisions):
         banner.update(Content("Outdated: main content changed since this change request began. Press u to update it."))
         self.remember("change-request", {"space_id": self.space_id, "ref": cr.id}, cr.title)
         self.refresh_bindings()
+        if self.checks.loaded or self.tabs.active == "checks":
+            self.call_later(self.checks.load, cr)  # checked again, in its own worker (not this load's cache pass)
         if first:
             await self._mount_comments(cr.id)
         try:
@@ -156,7 +169,7 @@ class ChangeRequestScreen(Decisions):
             self.changes.hand_over()
             return
         pages.set_error(None)
-        self.changes.show(changes)
+        await self.show_changes(self.changes, cr, changes)
 
     async def _mount_comments(self, cr_id: str) -> None:
         placeholder = self.query_one("#comments-placeholder", Static)
@@ -223,7 +236,7 @@ class ChangeRequestScreen(Decisions):
     def _holders(self) -> list[HoldsFocus]:
         """The tabs' panes that take the keys for their list (a query by a mixin's type would match by name)."""
         comments = [w for w in self.query_one("#comments", TabPane).children if isinstance(w, HoldsFocus)]
-        return [self.changes, *comments]
+        return [self.changes, *comments, self.checks]
 
     def _focus_tab(self, name: str) -> None:
         """Give the tab ``name`` the focus: its list (or, while the list loads, the pane holding its keys)."""
@@ -231,7 +244,11 @@ class ChangeRequestScreen(Decisions):
         if name == "changes":
             holder = self.changes
         elif name == "comments":
-            holder = next((w for w in self._holders() if w is not self.changes), None)
+            holder = next((w for w in self._holders() if w not in (self.changes, self.checks)), None)
+        elif name == "checks":
+            holder = self.checks
+            if not holder.loaded and self.cr is not None:
+                holder.load(self.cr)  # checked the first time the tab is shown (it reads every changed page's links)
         for other in self._holders():
             if other is not holder:
                 other.let_go()
@@ -260,6 +277,23 @@ class ChangeRequestScreen(Decisions):
             event.stop()
             event.prevent_default()
 
+    @on(ReviewChecks.ShowPage)
+    def _show_checked_page(self, event: ReviewChecks.ShowPage) -> None:
+        """Enter on a finding: the changes tab, on that page's diff (all pages listed when it is unchanged)."""
+        changes = self.changes
+        if changes.change_set is None or changes.change_set.find(event.page_id) is None:
+            loading = changes.change_set is None
+            gone = f"“{event.title}” is not in this change request."
+            self.notify("The changed pages are still loading." if loading else gone, markup=False)
+            return
+        self.action_tab("changes")
+        shown = changes.pages.list.move_to(event.page_id)
+        if not shown and changes.only_changed:
+            changes.action_toggle_filter()  # an unchanged page (a link to a removed one): list every page
+            shown = changes.pages.list.move_to(event.page_id)
+        if not shown:
+            self.notify(f"“{event.title}” is not in the list shown: esc clears its filter.", markup=False)
+
     @on(ChangesPane.Progress)
     def _progress(self, event: ChangesPane.Progress) -> None:
         label = f"2 Changes {event.seen}/{event.total} viewed" if event.total else "2 Changes"
@@ -273,13 +307,15 @@ class ChangeRequestScreen(Decisions):
                 item = getattr(panel, "current_item", lambda: None)()
                 if isinstance(item, Item):
                     return item
+        if self.tabs.active == "checks" and (item := self.checks.current_item(self.changes.change_set)) is not None:
+            return item
         if self.cr is not None:
             return Item(self.cr.id, self.cr.urls.app if self.cr.urls else None, "change request")
         return None
 
     def why_not(self, action: str) -> str | None:
         """Why a decision cannot be taken on this change request now (its key says so; the footer hides it)."""
-        return why_cannot(self.cr, action, failed=self.failed is not None)
+        return self.since_why_not(action) or why_cannot(self.cr, action, failed=self.failed is not None)
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:

@@ -26,6 +26,7 @@ from folio.tui.modals.review import ReviewModal
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen
+from folio.tui.screens.change_request_review import review_extras
 
 if TYPE_CHECKING:
     from folio.models.change_request import ChangeRequest
@@ -82,7 +83,10 @@ class Decisions(FolioScreen):
         if (cr := self.cr) is None:
             return
 
+        held: list[int] = []
+
         async def submit(status: str, comment: str) -> None:
+            held.append((await self.services.pending_review.send(self.space_id, cr.id)).done)  # first, in order
             await self.services.review.submit(self.space_id, cr.id, status, comment)  # type: ignore[arg-type]
 
         async def find(status: str, since: datetime) -> object | None:
@@ -95,7 +99,8 @@ class Decisions(FolioScreen):
             if status is not None:
                 self.review_draft = ""
                 said = "Approved" if status == "approved" else "Asked for changes on"
-                self._done(f"{said} #{cr.number}.")
+                n = sum(held)
+                self._done(f"{said} #{cr.number}" + (f" with {n} comment{'s' if n != 1 else ''}." if n else "."))
 
         title = Content.assemble("Review ", self._label_of(cr))
         modal = ReviewModal(
@@ -106,6 +111,7 @@ class Decisions(FolioScreen):
             find=find,
             draft=f"review:{self.space_id}/{cr.id}",
             where=f"your review of #{cr.number}",
+            **review_extras(self, self.space_id, cr),  # the pending review's comments; what approving waits for
         )
         self.app.push_screen(modal, sent)
 
@@ -129,22 +135,30 @@ class Decisions(FolioScreen):
         self._done(said, warning=warning)
 
     def action_merge(self) -> None:
-        if (cr := self.cr) is None:
+        if (cr := self.cr) is not None:
+            self._merge(cr)
+
+    @work(exclusive=True, group="change-request-merge", exit_on_error=False)
+    async def _merge(self, cr: ChangeRequest) -> None:
+        """The pre-flight checklist first (``modals.preflight``: a failing line asks to type the merge); a line's
+        fix key runs that fix instead. The service's refusal is said in words."""
+        from folio.tui.modals.preflight import FIX_ACTIONS, ask_before_merge
+
+        choice = await ask_before_merge(self.app, self.services.preflight, self.space_id, cr)
+        if choice is None:
             return
-        notes = [f"{self.overview.approvals if self.overview else 0} approval(s)."]
-        if self.overview and any(r.verdict == "changes-requested" for r in self.overview.reviewers):
-            notes.append("Someone asked for changes.")
-        if cr.outdated:
-            notes.append("It is outdated: main changed since it began.")
-
-        async def send() -> tuple[str, bool]:
+        if choice != "merge":
+            await self.run_action(FIX_ACTIONS[choice])
+            return
+        try:
             result = await self.services.review.merge(self.space_id, cr.id)
-            if result.conflicts:
-                return f"#{cr.number} has conflicts with main: resolve them on GitBook, then merge.", True
-            return f"Merged #{cr.number} into main (revision {result.revision}).", False
-
-        question = Content.assemble("Merge ", self._label_of(cr), " into main?")
-        self._decide(question, " ".join(notes), "Merge", send, f"Could not merge #{cr.number}")
+        except Exception as exc:
+            notify_error(self, exc, doing=f"Could not merge #{cr.number}")
+            return
+        if result.conflicts:
+            self._done(f"#{cr.number} has conflicts with main: resolve them on GitBook, then merge.", warning=True)
+        else:
+            self._done(f"Merged #{cr.number} into main (revision {result.revision}).")
 
     def action_update_from_main(self) -> None:
         if (cr := self.cr) is None:

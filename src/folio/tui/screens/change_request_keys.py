@@ -32,6 +32,9 @@ NEEDS_CR = {
     "edit_description",
     "edit_in_editor",
     "cycle_status",
+    "sweep",
+    "toggle_pending",
+    "pending_list",
 }
 """The actions that act on the change request itself (they wait for it to load)."""
 
@@ -45,6 +48,7 @@ BINDINGS: list[BindingType] = [
     _binding("1", "tab('overview')", "Overview", "tab-overview", "Show the overview"),
     _binding("2", "tab('changes')", "Changes", "tab-changes", "Show the changed pages and their diffs"),
     _binding("3", "tab('comments')", "Comments", "tab-comments", "Show the comments"),
+    _binding("4", "tab('checks')", "Checks", "tab-checks", "Show the review lint and the overlapping change requests"),
     _binding("R", "review", "Review", "review", "Approve or request changes, with a comment"),
     _binding("m", "merge", "Merge", "merge", "Merge into the space's main content (asks first)"),
     _binding("u", "update_from_main", "Update", "update", "Bring main's changes into it (asks first)"),
@@ -54,6 +58,9 @@ BINDINGS: list[BindingType] = [
     _binding("e", "edit_in_editor", "Editor", "editor", "Edit the description in $EDITOR"),
     _binding("S", "cycle_status", "Status", "status", "Change the status: draft, open, archived (asks first)"),
     _binding("a", "ask_reviewers", "Reviewers", "ask-reviewers", "Ask members of the organization to review it"),
+    _binding("space", "sweep", "Sweep", "sweep", "Walk the review: the next unviewed page, then its open threads"),
+    _binding("P", "toggle_pending", "Hold", "pending", "Hold your comments as a pending review, for your verdict"),
+    _binding("H", "pending_list", "Held", "pending-list", "List the comments held for your verdict"),
 ]
 
 
@@ -66,6 +73,8 @@ def why_cannot(cr: ChangeRequest | None, action: str, *, failed: bool = False) -
     status = cr.status
     if action == "review" and not cr.is_active:
         return "It is merged: nothing to review." if status == "merged" else f"It is {status}: S opens it again."
+    if action in ("sweep", "toggle_pending") and not cr.is_active:
+        return f"It is {status}: there is no review to {'sweep' if action == 'sweep' else 'hold comments for'}."
     if action == "ask_reviewers" and not cr.is_active:
         return f"It is {status}: nobody can review it now."
     if action == "merge" and not cr.is_active:
@@ -94,13 +103,17 @@ BY_TAB: dict[str, tuple[str, ...]] = {
         "change-request.edit-description",
         "change-request.pdf",
         "screen.refresh",
+        "change-request.pending",
     ),
     "changes": (
         "change-request.next-change",
         "change-request.viewed",
+        "change-request.comment",
         "change-request.review",
+        "change-request.sweep",
         "change-request.merge",
         "change-request.update",
+        "change-request.wrap",
         "change-request.next-unviewed",
         "list.filter",
         "screen.refresh",
@@ -115,6 +128,15 @@ BY_TAB: dict[str, tuple[str, ...]] = {
         "change-request.update",
         "comments.filter",
         "comments.refresh",
+        "change-request.pending",
+    ),
+    "checks": (
+        "list.open",
+        "change-request.review",
+        "change-request.merge",
+        "change-request.update",
+        "list.filter",
+        "screen.refresh",
     ),
 }
 PALETTE = 15

@@ -185,23 +185,35 @@ class ChangeRequestsPanel(_SpacePanel):
     def __init__(self, services: Services, space_id: str, *, id: str | None = None) -> None:
         super().__init__(services, space_id, id=id)
         self.status = CR_STATUSES[0]
+        self.overlaps: dict[str, list[int]] = {}
+        """Open change request id -> the numbers of the open ones editing the same pages (services.forecast)."""
 
     def topics(self) -> tuple[Hashable, ...]:
         return (("change-requests", self.space_id),)
 
     def hint(self) -> Content:
         what = "All change requests" if self.status == "all" else f"{self.status.capitalize()} change requests"
-        return Content(f"{what} · s shows {next_cr_status(self.status)}")
+        overlap = " · \u21c4 edits pages another open one edits" if self.overlaps else ""  # its Checks tab says which
+        return Content(f"{what} · s shows {next_cr_status(self.status)}{overlap}")
 
     def failed_doing(self) -> str:
         return f"Could not load the {self.status} change requests"
 
     async def fetch(self) -> AsyncIterator[Sequence[ChangeRequest]]:
-        yield await self.services.space.change_requests(self.space_id, self.status)
+        crs = await self.services.space.change_requests(self.space_id, self.status)
+        try:  # the conflict forecast: open change requests editing the same pages are marked (services.forecast)
+            self.overlaps = await self.services.forecast.overlapping(self.space_id, crs) if crs else {}
+        except Exception:  # a mark the list can do without (a cache pass's miss, a change list that failed)
+            self.overlaps = {}
+        self.draw_hint()
+        yield crs
 
     def row(self, cr: object) -> Row:
         assert isinstance(cr, ChangeRequest)
-        return _row(cr.id, change_request_cells(cr), cr)
+        cells = change_request_cells(cr)
+        if cr.id in self.overlaps:
+            cells = (cells[0], f"\u21c4 {cells[1]}", *cells[2:])  # edits pages another open one edits
+        return _row(cr.id, cells, cr)
 
     def opens(self, cr: object) -> tuple[Ids, str] | None:
         if not isinstance(cr, ChangeRequest):
