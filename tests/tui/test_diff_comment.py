@@ -355,3 +355,35 @@ async def test_a_comment_whose_answer_was_lost_is_looked_for_not_sent_twice(stat
             ]
     finally:
         await client.aclose()
+
+
+async def test_the_cursor_stays_on_screen_when_the_diff_scrolls() -> None:
+    from textual.app import App, ComposeResult
+
+    from folio.services.diff import diff_markdown
+
+    before = "\n".join(f"line {i}" for i in range(300))
+    after = "\n".join(f"line {i}" if i % 20 else f"changed {i}" for i in range(300))
+
+    class One(App[None]):
+        def compose(self) -> ComposeResult:
+            yield DiffView(cursor=True)
+
+    app = One()
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = app.query_one(DiffView)
+        view.show(diff_markdown(before, after))
+        view.focus()
+        await pilot.pause()
+        assert view.line_at_cursor() is not None and view.line_at_cursor().text == "line 0"  # type: ignore[union-attr]
+        await pilot.press("G")
+        await pilot.pause()
+        top, height = round(view.scroll_y), view.scrollable_content_region.height
+        assert top > 0 and top <= view.cursor < top + height  # brought along to the bottom screen
+        await pilot.press("g")
+        await pilot.pause()
+        assert round(view.scroll_y) == 0 and view.cursor < height
+        for _ in range(height + 3):
+            await pilot.press("j")
+        await pilot.pause()
+        assert round(view.scroll_y) <= view.cursor < round(view.scroll_y) + height  # the view follows the cursor

@@ -234,6 +234,33 @@ class DiffView(ScrollView, can_focus=True):
         self._follow()
         self.refresh()
 
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if self.has_cursor and self.rows and round(old_value) != round(new_value):
+            self._cursor_in_view()
+
+    def _cursor_in_view(self) -> None:
+        """After a scroll (space, g, G, the mouse): a cursor left off screen comes to its nearest edge, so c
+        never comments on a line out of sight."""
+        top = round(self.scroll_y)
+        height = self.scrollable_content_region.height or self.size.height
+        if not height:
+            return
+        bottom = top + height - 1
+        if self._line_of(self.cursor) < top:
+            self.cursor = self._row_at(top, first=True)
+        elif self._line_of(self.cursor) > bottom:
+            self.cursor = self._row_at(bottom, first=False)
+
+    def _row_at(self, line: int, *, first: bool) -> int:
+        """The row on screen line ``line`` (``first``: the first row starting at or after it)."""
+        if self._starts is None:
+            return max(0, min(line, len(self.rows) - 1))
+        row = bisect_right(self._starts, line) - 1
+        if first and self._starts[row] < line:
+            row += 1
+        return max(0, min(row, len(self.rows) - 1))
+
     def _follow(self, *, top: bool = False) -> None:
         """Scroll so the cursor's row is on screen (``top``: near the top)."""
         first = self._line_of(self.cursor)
