@@ -3,8 +3,10 @@
 A list is read whole (every status, markdown bodies) with the page tree of the same content, so the panel
 filters open / resolved / all without asking again, and each comment is grouped under its page and, when it
 targets one, its block (node). A block's text is found in the page's rich-text document: the block whose
-``key`` is the node id; when no block carries that key (the sandbox's node ids are opaque), the node id is
-shown instead.
+``key`` is the node id. A block is never named by its id: without its text it is "a block of this page", and a
+page read without it says the block is no longer in the page. In a change request, the pages it changes are
+read with the list (the page picker offers them first). ``page_blocks`` places a page's blocks on the lines of
+its markdown: what a line of a diff comments on (``folio.services.blocks``).
 
 Replies: the spec lists them only under the change request prefix; the space prefix is asked the same way
 (the client offers it for both) and, when the service answers 404 for a comment that exists, the thread says
@@ -137,7 +139,7 @@ class CommentService:
         self, space_id: str, comments: Iterable[Comment], *, change_request: Cr = None
     ) -> dict[str, str]:
         """The text of each commented block that can be found in its page's document (node id -> text). Pages
-        that cannot be read are skipped: the node id is shown for their blocks."""
+        that cannot be read are skipped: their blocks are named in general words."""
         wanted: dict[str, set[str]] = {}
         for comment in comments:
             if comment.page_id and comment.target.node:
