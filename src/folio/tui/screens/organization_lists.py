@@ -68,10 +68,22 @@ class ContentPanel(ResourcePanel[SpaceSummary]):
     def __init__(self, services: Services, reload: Callable[[], object], *, id: str | None = None) -> None:
         super().__init__(services, id=id)
         self._read_again = reload
+        self._kind: type | None = None
+        """The type of the row under the cursor when the footer last drew its keys."""
 
     def reload(self, *, keep: str | None = None) -> None:
         self._started = True
         self._read_again()
+
+    def on_resource_list_highlighted(self, event: ResourceList.Highlighted) -> None:
+        # Instead of the base's (which asks the footer to draw its keys again at every move): the keys offered
+        # depend only on what kind of row is under the cursor (a space, a collection, none). A filter typed over
+        # 10,000 rows moves the cursor at every key; the footer redrawn each time cost a frame or more per key.
+        event.prevent_default()
+        kind = type(event.row.data) if event.row is not None else None
+        if kind is not self._kind:
+            self._kind = kind
+            self.screen.refresh_bindings()
 
     @property
     def list(self) -> ResourceList:

@@ -5,7 +5,7 @@ per visit and shown in both content tabs (the tree and the spaces list, ``organi
 It is built for an organization of 10,000 spaces and more: pages of :data:`PAGE_LIMIT` (the API's most), each
 page's rows appended to the spaces list in one go, the tree built from the whole list once the first page is in
 and again at the end (each build is of the whole tree: once per page would grow with the square of the pages),
-the end's build done off the UI loop's way (a thread), so keys typed while it loads act at once.
+the rows of a large page and the tree's layout worked out in a thread, so keys typed while it loads act at once.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from textual import work
 from textual.content import Content
@@ -23,7 +23,7 @@ from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first, is_cached_only
 from folio.tui.screens.organization_lists import CollectionsPanel, ContentPanel, SpacesPanel
 from folio.tui.widgets.change_request_inbox import ChangeRequestInbox
-from folio.tui.widgets.collections_tree import CollectionsTree
+from folio.tui.widgets.collections_tree import CollectionsTree, Prepared
 from folio.tui.widgets.resource_list import Row
 
 if TYPE_CHECKING:
@@ -36,6 +36,8 @@ CONTENT_TABS = ("collections", "spaces")
 """The tabs :meth:`ContentLoading.load_content` fills."""
 PAGE_LIMIT = 1000
 """Spaces per request: the most the API gives (10,000 spaces in ten requests)."""
+ASIDE = 500
+"""Rows worked out in a thread past this many (a page's rows, the tree's), so keys typed meanwhile act at once."""
 TREE_EVERY = 2.0
 """While the spaces come, the tree is built again at most this often (seconds), besides the first page and the end."""
 
@@ -111,7 +113,12 @@ class ContentLoading:
                 page_rows: list[Row] = []
                 if isinstance(spaces, SpacesPanel):
                     spaces.collection_titles = titles
-                    page_rows = [spaces.row(space) for space in page]
+                    make = spaces.row
+                    page_rows = (
+                        await asyncio.to_thread(lambda: [make(space) for space in page])  # noqa: B023 (awaited here)
+                        if len(page) > ASIDE and not cache_pass  # (the first frame waits for the cached rows)
+                        else [make(space) for space in page]
+                    )
                     if id(spaces) in fed:
                         spaces.browser.append_rows(page_rows)
                     else:
@@ -120,7 +127,7 @@ class ContentLoading:
                 rows.extend(page_rows)
                 now = time.monotonic()
                 if collections_failed is None and self._tree() is not None and now - tree_drawn >= TREE_EVERY:
-                    self._draw_tree(loaded)
+                    await self._draw_tree(loaded)
                     tree_drawn = now
                 org._content_painted.set()
                 if cache_pass:  # the next cached pages are read once the first is on screen
@@ -139,7 +146,7 @@ class ContentLoading:
             return
         self.spaces = loaded
         if collections_failed is None and self._tree() is not None:
-            await self._draw_tree_aside(loaded)
+            await self._draw_tree(loaded)
         self._content_loading = False
         if collections_failed is not None and not cache_pass:
             self._content_errors["collections"] = error_message(
@@ -167,22 +174,18 @@ class ContentLoading:
         if isinstance(inbox, ChangeRequestInbox) and inbox.is_attached:
             inbox.set_space_titles(self._space_titles)
 
-    def _draw_tree(self, spaces: list[SpaceSummary]) -> None:
-        tree = self._tree()
-        if tree is not None:
-            tree.show(build_tree(self.collections, spaces), self._org().services.browse.age)
-
-    async def _draw_tree_aside(self, spaces: list[SpaceSummary]) -> None:
-        """Build the whole tree in a thread (the UI loop keeps taking keys), then show it."""
+    async def _draw_tree(self, spaces: list[SpaceSummary]) -> None:
+        """Lay the whole tree out (in a thread when it is large: the UI loop keeps taking keys), then show it."""
         tree = self._tree()
         if tree is None:
             return
-        collections = list(self.collections)
-        built: Callable[[], Any] = lambda: build_tree(collections, spaces)  # noqa: E731
-        org_tree = await asyncio.to_thread(built) if len(spaces) > PAGE_LIMIT else built()
-        tree = self._tree()
-        if tree is not None:
-            tree.show(org_tree, self._org().services.browse.age)
+        collections, shown = list(self.collections), list(spaces)
+        age = self._org().services.browse.age
+        prepare: Callable[[], Prepared] = lambda: tree.prepare(build_tree(collections, shown), age)  # noqa: E731
+        aside = len(shown) > ASIDE and not is_cached_only()  # (the first frame waits for the cached rows)
+        prepared = await asyncio.to_thread(prepare) if aside else prepare()
+        if self._tree() is tree:
+            tree.show_prepared(prepared)
 
     def _show_content(self, tab: str) -> None:
         """Show what is loaded (and how its load goes) in the content tab ``tab``, just mounted."""

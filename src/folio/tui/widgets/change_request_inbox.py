@@ -45,6 +45,8 @@ KEYS = "   s status · a awaiting me · m mine · u outdated"
 KEYS_SHORT = "   s a m u change it"
 """With filters on, the keys are named short so the line fits 80 columns."""
 CONCURRENT_REVIEW_READS = 6
+RENAME_ASIDE = 500
+"""Past this many rows, naming the spaces again works the rows out in a thread."""
 
 
 class ChangeRequestInbox(ResourcePanel["ChangeRequest"]):
@@ -141,10 +143,21 @@ class ChangeRequestInbox(ResourcePanel["ChangeRequest"]):
         return Item(cr.id, url, "change request")
 
     def set_space_titles(self, titles: dict[str, str]) -> None:
-        """Name the spaces of the rows (the screen loads the spaces); rows shown are redrawn."""
+        """Name the spaces of the rows (the screen loads the spaces); rows shown are redrawn (thousands of rows
+        are worked out in a thread: keys typed meanwhile act at once)."""
         self.space_titles = titles
-        if self.change_requests:
+        if len(self.change_requests) > RENAME_ASIDE:
+            self._rename(self.change_requests)
+        elif self.change_requests:
             self.browser.list.set_rows([self.row(cr) for cr in self.change_requests])
+
+    @work(exclusive=True, group="inbox-rename", exit_on_error=False)
+    async def _rename(self, shown: list[ChangeRequest]) -> None:
+        items = list(shown)
+        rows = await asyncio.to_thread(lambda: [self.row(cr) for cr in items])
+        # (a reload meanwhile, or a page more, brings its own rows)
+        if self.change_requests is shown and len(shown) == len(items) and self.is_attached:
+            self.browser.list.set_rows(rows)
 
     def row(self, cr: ChangeRequest) -> Row:
         verdicts = self.verdicts.get(cr.id, UNKNOWN)

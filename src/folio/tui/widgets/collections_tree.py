@@ -47,7 +47,7 @@ from folio.tui.widgets.tree_grab import Declined, TreeGrab
 if TYPE_CHECKING:
     from folio.services.browse import OrgTree
 
-__all__ = ["LOOSE", "CollectionsTree", "TreeList", "tree_rows", "visibility_words"]
+__all__ = ["LOOSE", "CollectionsTree", "Prepared", "TreeList", "tree_rows", "visibility_words"]
 
 OPEN, SHUT, HELD = "▾", "▸", "➜ "
 GRAB_KEYS = "↑↓ < > move · enter drops · esc puts back"
@@ -100,6 +100,17 @@ def tree_rows(
             title, data = Content(f"{mark}{shut} ") + safe(collection.title or collection.id, limit=120), collection
         rows.append(Row(key, [title, _spaces(tree.spaces_under(key)), "", ""], indent=depth, style="bold", data=data))
     return rows
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A tree laid out ahead of showing it (:meth:`CollectionsTree.prepare`)."""
+
+    tree: OrgTree
+    content: ContentTree
+    age: Callable[[datetime | None], str]
+    collapsed: frozenset[str]
+    rows: list[Row]
 
 
 class TreeList(ResourceList, Explains):
@@ -236,6 +247,24 @@ class CollectionsTree(ResourceBrowser):
         self.content = content_tree(tree)
         self._age = age
         self.redraw()
+
+    def prepare(self, tree: OrgTree, age: Callable[[datetime | None], str]) -> Prepared:
+        """What :meth:`show` works out for ``tree``, without touching the widget: it may run in a thread (a tree
+        of 10,000 spaces takes a few hundred ms to lay out), then :meth:`show_prepared` shows it at once."""
+        content = content_tree(tree)
+        collapsed = set(self.collapsed)
+        return Prepared(tree, content, age, frozenset(collapsed), tree_rows(content, collapsed, age))
+
+    def show_prepared(self, prepared: Prepared) -> None:
+        """Show what :meth:`prepare` worked out (as :meth:`show` would; laid out again if the folds changed or a
+        row was taken in hand meanwhile)."""
+        if self.grab is not None or prepared.collapsed != self.collapsed:
+            self.show(prepared.tree, prepared.age)
+            return
+        if self.sending is not None:
+            self.sending = (self.sending[0], None)
+        self.org_tree, self.content, self._age = prepared.tree, prepared.content, prepared.age
+        self.set_rows(prepared.rows)
 
     def redraw(self, keep: str | None = None) -> None:
         if self.content is None:
