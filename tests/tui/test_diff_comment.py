@@ -4,6 +4,7 @@ and the comments tab titles it by the block's first words."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -387,3 +388,37 @@ async def test_the_cursor_stays_on_screen_when_the_diff_scrolls() -> None:
             await pilot.press("j")
         await pilot.pause()
         assert round(view.scroll_y) <= view.cursor < round(view.scroll_y) + height  # the view follows the cursor
+
+
+async def test_offline_a_comment_from_the_diff_goes_to_the_outbox(
+    client: GitBookClient, state: SandboxState, open_app: Any, tmp_path: Path
+) -> None:
+    from folio.services.comments import Queued
+    from folio.services.local import Local
+    from folio.services.outbox import outbox_of
+
+    local = Local(client, cache_dir=tmp_path / "cache", state_dir=tmp_path / "state")
+    local.confirm(state.default_user, "Ada")
+    services = Services(client, where="the test sandbox", local=local)
+    before = set(state.comments)
+    try:
+        app = FolioApp(services, start=opener(services, state, LINUX))
+        app.animation_level = "none"
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await press(pilot, "2", "enter", "j", "j", "j", "j")  # read online: the page's blocks are cached
+            await press(pilot, "c", "escape")
+            services.client.set_offline("asked")
+            await press(pilot, "c")
+            assert isinstance(app.screen, BlockCommentModal)
+            await type_text(pilot, "Offline")
+            await press(pilot, "ctrl+s")
+            assert [str(n.message) for n in app._notifications][-1] == Queued.message
+            outbox = outbox_of(services)
+            assert outbox is not None
+            [item] = outbox.items()
+            assert item.kind == "comment" and item.payload["node"] and item.payload["markdown"] == "Offline"
+            assert item.where.startswith("a comment on \u201cThe package needs Ubuntu")
+            assert not new_comments(state, before)
+    finally:
+        local.close()
