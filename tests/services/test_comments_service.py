@@ -59,7 +59,7 @@ async def test_load_groups_by_page_then_block(service: CommentService, state: Sa
     for group in groups[1:]:
         assert group.title == titles[group.page_id]  # type: ignore[index]
     node_blocks = [b for g in groups for b in g.blocks if b.node_id]
-    assert node_blocks and all(b.label == f"Block {b.node_id}" for b in node_blocks)
+    assert node_blocks and all(b.label == "¶ A block of this page" for b in node_blocks)  # never the node id
     assert sum(g.count for g in listing.groups("open")) == 3
     assert all(c.status == "resolved" for g in listing.groups("resolved") for b in g.blocks for c in b.comments)
 
@@ -79,8 +79,9 @@ async def test_block_texts_are_found_by_node_key_when_the_document_has_it(
 ) -> None:
     sid = space_of(state)
     listing = await service.load(sid)
-    # The sandbox's documents carry no block keys: nothing is found, the node id is shown.
-    assert await service.block_texts(sid, listing.comments) == {}
+    # The sandbox's blocks carry keys: the seeded threads on blocks find their block's text.
+    found = await service.block_texts(sid, listing.comments)
+    assert found and all(found.values())
     node_comment = next(c for c in listing.comments if c.target.node)
     node = node_comment.target.node.id  # type: ignore[union-attr]
 
@@ -106,7 +107,8 @@ async def test_thread_reads_the_comment_its_replies_and_where_it_sits(
     assert thread.where == "On the whole space"
     paged = next(c for c in state.comments.values() if c["space"] == sid and c["target"].get("node"))
     thread = await service.thread(sid, paged["id"])
-    assert thread.where.startswith("On block ") and " of “" in thread.where
+    assert thread.where.startswith("On “") and " of “" in thread.where
+    assert paged["target"]["node"]["id"] not in thread.where
 
 
 async def test_thread_says_when_the_space_prefix_lists_no_replies(

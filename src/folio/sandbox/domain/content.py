@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from folio.sandbox.domain.block_keys import with_keys
 from folio.sandbox.state import Record, SandboxState
 
 LAYOUT = {
@@ -106,7 +107,7 @@ def render_page(
         if body == "markdown":
             out["markdown"] = markdown
         elif body == "document":
-            out["document"] = markdown_document(markdown)
+            out["document"] = with_keys(markdown_document(markdown), page["id"])
         if metadata and page.get("git"):
             out["git"] = page["git"]
     return out

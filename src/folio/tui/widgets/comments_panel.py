@@ -46,6 +46,7 @@ from folio.tui.widgets.resource_panel import ResourcePanel
 
 if TYPE_CHECKING:
     from folio.services import Services
+    from folio.services.detached import Detached
 
 __all__ = ["BlockHead", "CommentsPanel", "PageHead", "PagePickerModal"]
 
@@ -104,14 +105,17 @@ def page_under(row: Row | None) -> str | None:
     return None
 
 
-def entries(listing: CommentList, status: Status) -> list[Entry]:
-    """The rows of ``listing`` shown for ``status``: each page's header, its blocks' headers, the comments."""
+def entries(listing: CommentList, status: Status, detached: dict[str, Detached] | None = None) -> list[Entry]:
+    """The rows of ``listing`` shown for ``status``: each page's header, its blocks' headers, the comments. A
+    block that is gone from its page (``detached``, by comment id) says so, with its text as it was."""
     out: list[Entry] = []
     for group in listing.groups(status):
         out.append(PageHead(group.page_id or WHOLE, group.title, group.count))
         for block in group.blocks:
             if block.node_id is not None:
                 label = block.label if block.text else UNKNOWN_BLOCK
+                gone = next((detached[c.id] for c in block.comments if detached and c.id in detached), None)
+                label = gone.label() if gone is not None else label
                 out.append(BlockHead(group.page_id or WHOLE, block.node_id, label))
             out.extend(block.comments)
     return out
@@ -163,6 +167,8 @@ class CommentsPanel(ResourcePanel[Entry], HoldsFocus):
         self.change_request = change_request
         self.status: Status = "open"
         self.listing: CommentList | None = None
+        self.detached: dict[str, Detached] = {}
+        """The comments whose block is gone from their page (by comment id), found after each load."""
         self._cursor_on: str | None = None
 
     # -- what it shows -------------------------------------------------------------------------------------------
@@ -179,7 +185,7 @@ class CommentsPanel(ResourcePanel[Entry], HoldsFocus):
             listing.block_texts = {**self.listing.block_texts, **listing.block_texts}
         self.listing = listing
         self.browser.empty = self.empty_text()
-        yield entries(listing, self.status)
+        yield entries(listing, self.status, self.detached)
 
     def row(self, entry: Entry) -> Row:
         if isinstance(entry, PageHead):
@@ -271,9 +277,16 @@ class CommentsPanel(ResourcePanel[Entry], HoldsFocus):
                 self.space_id, listing.comments, change_request=self.change_request
             )
         except Exception:  # the blocks stay named in general words: the list is useful already
-            return
-        if found and listing is self.listing:
+            found = {}
+        try:
+            detached = await self.services.detached.check(
+                self.space_id, listing.comments, change_request=str(self.change_request or "") or None
+            )
+        except Exception:  # detached blocks then read as blocks of the page: the list is useful already
+            detached = {}
+        if (found or detached != self.detached) and listing is self.listing:
             listing.block_texts.update(found)
+            self.detached = detached
             self._show()
 
     def _show(self) -> None:
@@ -281,7 +294,7 @@ class CommentsPanel(ResourcePanel[Entry], HoldsFocus):
         listing = self.listing
         if listing is None:
             return
-        self.items = entries(listing, self.status)
+        self.items = entries(listing, self.status, self.detached)
         self.browser.empty = self.empty_text()
         rows = [self.row(entry) for entry in self.items]
         current = self.browser.list.highlighted
