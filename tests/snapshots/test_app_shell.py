@@ -8,7 +8,8 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from tests.snapshots.test_snapshots import _app, _loaded
+from tests.snapshots.support import loaded as _loaded
+from tests.snapshots.support import sandbox_app as _app
 
 SIZE = (80, 24)
 
