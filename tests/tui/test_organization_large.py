@@ -56,3 +56,31 @@ async def test_keys_typed_while_a_large_list_loads_reach_the_filter_in_order(
         assert len(screen.spaces_list.list.rows) == count
         shown = [row.cells[0].plain.lower() for row in screen.spaces_list.list.visible_rows]  # type: ignore[union-attr]
         assert shown and all("gen" in title or "13" in title for title in shown)
+
+
+async def test_a_tab_whose_list_is_loading_takes_the_focus_and_the_keys_after_its_number(
+    open_app: Any, services: Services, state: SandboxState
+) -> None:
+    """The spaces and the inbox mounted and loading (as while a large organization loads): 2 or 3 typed, then
+    keys at once: the list takes the focus though it loads, and the keys reach its filter, not its switches."""
+    org, _ = _largest(state)
+    async with open_app(size=(100, 30)) as (app, pilot):
+        screen = OrganizationScreen(services, org, title="Large")
+        await app.push_screen(screen)
+        await settle(pilot)
+        for tab, keys, text in (("spaces", ["2", "slash", "g", "e", "n"], "gen"),
+                                ("change-requests", ["3", "slash", "a", "m", "s"], "ams")):  # fmt: skip
+            await pilot.press("1")
+            browser = screen._browser(tab)
+            assert browser is not None
+            browser.set_rows([], staged=False)
+            browser.set_loading(True)  # a first load under way: no row yet
+            for key in keys:  # one burst
+                app._driver.send_message(events.Key(key, key if len(key) == 1 else CHARACTERS.get(key)))  # type: ignore[union-attr]
+            await settle(pilot)
+            assert screen.tabs.active == tab
+            assert browser.list.has_focus
+            assert browser.typed_filter == text
+            await pilot.press("enter")  # the filter kept; the keys act on the list again
+        assert screen.inbox.inbox == type(screen.inbox.inbox)()  # a, m, s were text: no switch was flipped
+        assert screen.content_tree.typed_filter == ""

@@ -19,7 +19,7 @@ from folio.tui.navigation import Ids, Open
 from folio.tui.safe import safe
 from folio.tui.screens.base import Item
 from folio.tui.widgets.collections_tree import CollectionsTree, visibility_words
-from folio.tui.widgets.resource_browser import ResourceBrowser
+from folio.tui.widgets.loading_browser import FocusableBrowser
 from folio.tui.widgets.resource_list import Column, ResourceList, Row
 from folio.tui.widgets.resource_panel import ResourcePanel
 
@@ -36,16 +36,6 @@ SPACE_COLUMNS = (
     Column("crs", "Open CRs", 8, align="right"),
 )
 NO_SPACES = "This organization has no spaces yet."
-
-
-class ContentBrowser(ResourceBrowser):
-    """The spaces list: while it loads, its status line says so in words and the list keeps the focus (a list
-    showing Textual's loading indicator cannot be focused: ``2/guide`` typed while 10,000 spaces load would lose
-    the focus and every key after the 2)."""
-
-    def set_loading(self, loading: bool = True) -> None:
-        super().set_loading(loading)
-        self.list.loading = False
 
 
 def item_of(data: Any) -> Item | None:
@@ -109,7 +99,7 @@ class SpacesPanel(ContentPanel):
 
     def compose(self) -> ComposeResult:
         # (no hint line; the list keeps the id the session and the tests know it by)
-        yield ContentBrowser(self.COLUMNS, empty=self.empty_text(), id="organization-spaces")
+        yield FocusableBrowser(self.COLUMNS, empty=self.empty_text(), id="organization-spaces")
 
     def row(self, item: SpaceSummary) -> Row:
         return Row(

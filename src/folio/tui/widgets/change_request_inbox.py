@@ -13,8 +13,10 @@ from collections.abc import AsyncIterator, Hashable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
+from textual.widgets import Static
 
 from folio.models.change_request import ChangeRequest
 from folio.services.browse import InboxFilter, Verdicts
@@ -23,6 +25,7 @@ from folio.tui.fresh import cache_first, is_cached_only
 from folio.tui.navigation import Ids
 from folio.tui.safe import safe
 from folio.tui.screens.base import Item
+from folio.tui.widgets.loading_browser import FocusableBrowser
 from folio.tui.widgets.resource_list import Column, ResourceList, Row
 from folio.tui.widgets.resource_panel import ResourcePanel
 
@@ -81,6 +84,11 @@ class ChangeRequestInbox(ResourcePanel["ChangeRequest"]):
     @property
     def change_requests(self) -> list[ChangeRequest]:
         return self.items
+
+    def compose(self) -> ComposeResult:
+        # The base's, with a list that keeps the focus while it loads (3 then keys typed at once reach it).
+        yield Static(self.hint(), classes="resource-panel--hint", id=f"{self.id}-summary" if self.id else None)
+        yield FocusableBrowser(self.COLUMNS, empty=self.empty_text(), id=f"{self.id}-list" if self.id else None)
 
     def on_mount(self) -> None:
         lists = self.query(ResourceList)
