@@ -103,6 +103,9 @@ async def test_three_held_comments_and_a_verdict_go_in_one_go_in_order(
         assert [c for c in state.comments.values() if c["body"] in texts] == []  # nothing reached the service
         assert bar_text(screen).startswith("pending review: 3 comments")
         assert "holding (P stops)" in bar_text(screen)
+        said = [n.message for n in app._notifications]
+        assert said.count("Held in your pending review: it is sent with your verdict (R).") == 3, said
+        assert not any("outbox" in message for message in said), said
 
         await press(pilot, "H")
         listing = app.screen

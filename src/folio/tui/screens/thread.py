@@ -282,7 +282,7 @@ class ThreadScreen(FolioScreen):
         if await self.app.push_screen_wait(modal) is not None:
             reply = replies[0] if replies else None
             if isinstance(reply, Queued):
-                self._done(Queued.message)
+                self._done(reply.message)
             else:
                 self._done("Reply posted", reply.id if reply else None)
 
@@ -370,7 +370,7 @@ class ThreadScreen(FolioScreen):
             notify_error(self, exc, doing="Could not change your reaction")
             return
         if isinstance(reacted, Queued):
-            self._done(Queued.message, post.item.id)
+            self._done(reacted.message, post.item.id)
             return
         self._done(f"Reaction {emoji} {'removed' if remove else 'added'}", post.item.id)
 
@@ -393,6 +393,6 @@ class ThreadScreen(FolioScreen):
             notify_error(self, exc, doing=f"Could not {verb} the thread")
             return
         if isinstance(result, Queued):
-            self._done(Queued.message)
+            self._done(result.message)
             return
         self._done("Thread resolved" if resolved else "Thread reopened")

@@ -363,7 +363,7 @@ class CommentsPanel(ResourcePanel[Entry], HoldsFocus):
             notify_error(self, exc, doing=f"Could not {verb} the comment")
             return
         if isinstance(result, Queued):
-            self.notify(Queued.message, markup=False)
+            self.notify(result.message, markup=False)
             return
         self._wrote(f"Comment {verb}{'d' if resolved else 'ed'}: {first_line(comment.text, 60)}")
 
@@ -431,7 +431,7 @@ class CommentsPanel(ResourcePanel[Entry], HoldsFocus):
         if sent is None:
             return
         if queued:
-            self.notify(Queued.message, markup=False)
+            self.notify(queued[-1].message, markup=False)  # held or queued: each says which
             return
         self.status = "open" if self.status == "resolved" else self.status
         self._wrote(f"Comment posted on {title}")

@@ -184,7 +184,7 @@ async def _post(host: Widget, services: Services, cr: ChangeRequest, target: Tar
     if await host.app.push_screen_wait(modal) is None:
         return False
     if queued:
-        host.notify(Queued.message, markup=False)
+        host.notify(queued[-1].message, markup=False)  # held or queued: each says which
         return True
     services.changes.bump(("comments", space))
     host.notify(f"Comment posted on {target.words}", markup=False)
