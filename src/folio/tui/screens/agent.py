@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.widgets import Footer, Header, Static, TextArea
+from textual.widgets import Header, Static, TextArea
 
 from folio.services import format
 from folio.services.access import AgentView, instructions_markdown, is_plain_text, why_not_admin
@@ -25,6 +25,7 @@ from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.screens.change_request import edit_in_editor
+from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.markdown_view import SafeMarkdown
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ class AgentScreen(FolioScreen):
         with VerticalScroll(id="agent-scroll"):
             yield SafeMarkdown(id="agent-text")
         yield Static(id="agent-note", classes="access--help")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self._draw_sub_title()

@@ -18,7 +18,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.content import Content
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
@@ -31,6 +31,7 @@ from folio.tui.screens.change_request_review import ReviewSweep
 from folio.tui.screens.change_request_since import SINCE_BINDINGS, SinceReview
 from folio.tui.widgets.change_overview import SIDE_BY_SIDE_MIN, ChangeOverview, ChangesPane
 from folio.tui.widgets.focus_hold import HoldsFocus
+from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.review_bar import ReviewBar
 from folio.tui.widgets.review_checks import ReviewChecks
 
@@ -88,7 +89,7 @@ class ChangeRequestScreen(Decisions, SinceReview, ReviewSweep):
                 yield placeholder
             with TabPane("4 Checks", id="checks"):
                 yield ReviewChecks(self.services, self.space_id, id="cr-checks")
-        yield Footer()
+        yield KeysFooter()
 
     @property
     def tabs(self) -> TabbedContent:

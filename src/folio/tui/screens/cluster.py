@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Footer, Header, Sparkline, Static, TabbedContent, TabPane
+from textual.widgets import Header, Sparkline, Static, TabbedContent, TabPane
 
 from folio.services import format
 from folio.services.conversations import NOT_OFFERED, ClusterView, NotOfferedHere, describe_sources, trend
@@ -24,6 +24,7 @@ from folio.tui.navigation import Open
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.screens.clusters import IMPACT_COLOURS, ImpactBrowser
+from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.markdown_view import SafeMarkdown
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import ResourceList
@@ -134,7 +135,7 @@ class ClusterScreen(FolioScreen):
                 yield ResourceBrowser(
                     CR_COLUMNS, empty="No change request is linked to this cluster.", id="cluster-change-requests"
                 )
-        yield Footer()
+        yield KeysFooter()
 
     @property
     def tabs(self) -> TabbedContent:

@@ -12,7 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from folio.services import format
 from folio.services.conversations import NOT_OFFERED, ConversationView, NotOfferedHere
@@ -24,6 +24,7 @@ from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.screens.cluster import impact_content
 from folio.tui.screens.clusters import ImpactBrowser
+from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import ResourceList
 from folio.tui.widgets.rows import Column, Row
@@ -105,7 +106,7 @@ class ConversationScreen(FolioScreen):
                 yield ResourceBrowser(METADATA_COLUMNS, empty="No metadata.", id="conversation-metadata")
             with TabPane("3 Issues", id="issues"):
                 yield ImpactBrowser(ISSUE_COLUMNS, empty="No issue was found in it.", id="conversation-issues")
-        yield Footer()
+        yield KeysFooter()
 
     @property
     def tabs(self) -> TabbedContent:

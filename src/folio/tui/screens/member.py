@@ -12,7 +12,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from folio.services import format
 from folio.services.people_plan import member_name, role_name
@@ -23,6 +23,7 @@ from folio.tui.navigation import Ids
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.screens.members_common import change_role, name_of, remove_member, set_sso
+from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.resource_list import Column, Row
 from folio.tui.widgets.resource_panel import ResourcePanel
 
@@ -163,7 +164,7 @@ class MemberScreen(FolioScreen):
                 yield MemberSpacesPanel(self.services, self.org_id, self.user_id, id="member-spaces")
             with TabPane("2 Teams", id="teams"):
                 yield MemberTeamsPanel(self.services, self.org_id, self.user_id, id="member-teams")
-        yield Footer()
+        yield KeysFooter()
 
     @property
     def tabs(self) -> TabbedContent:

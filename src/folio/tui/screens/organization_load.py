@@ -20,7 +20,7 @@ from textual.content import Content
 
 from folio.services.browse import build_tree
 from folio.tui.errors import error_message
-from folio.tui.fresh import cache_first, is_cached_only
+from folio.tui.fresh import cache_first, is_cached_only, staged
 from folio.tui.screens.organization_lists import CollectionsPanel, ContentPanel, SpacesPanel
 from folio.tui.widgets.change_request_inbox import ChangeRequestInbox
 from folio.tui.widgets.collections_tree import CollectionsTree, Prepared
@@ -50,6 +50,8 @@ class ContentLoading:
     _content_loading: bool
     _content_errors: dict[str, Content]
     _space_titles: dict[str, str] | None
+    _painted: tuple[list[Collection], list[list[SpaceSummary]]] | None = None
+    """The collections and the pages of spaces the cache pass showed (the fresh read compares its pages)."""
 
     def _org(self) -> OrganizationScreen:
         return cast("OrganizationScreen", self)
@@ -103,12 +105,25 @@ class ContentLoading:
         rows: list[Row] = []
         fed: set[int] = set()  # the spaces lists given their first rows: the next pages are appended
         tree_drawn = 0.0  # when the tree was last built (0: not yet in this load)
+        # A fresh read over a cached paint that finds the very pages the cache had changes nothing on screen:
+        # no row is built again while the pages are the same (a return visit to 10,000 spaces).
+        painted = self._painted if not cache_pass and staged() is not None else None
+        same = painted is not None and painted[0] == self.collections
+        pages: list[list[SpaceSummary]] = []
+        self._painted = (list(self.collections), pages) if cache_pass else None
         try:
             async for page in browse.spaces_pages(org.org_id, limit=PAGE_LIMIT):
                 first = not loaded
                 loaded.extend(page)
+                pages.append(page)
                 if first:
                     self.spaces = loaded
+                if same and painted is not None:
+                    if len(pages) <= len(painted[1]) and page == painted[1][len(pages) - 1]:
+                        continue  # what the cache showed: nothing to build
+                    same = False  # from here on, the rows are built (those before this page too)
+                    rows = await self._rows_of(loaded[: -len(page)])
+                    tree_drawn = 0.0
                 spaces = self._panel("spaces")
                 page_rows: list[Row] = []
                 if isinstance(spaces, SpacesPanel):
@@ -145,7 +160,16 @@ class ContentLoading:
                 panel.browser.set_error(message)
             return
         self.spaces = loaded
-        if collections_failed is None and self._tree() is not None:
+        if same and painted is not None and len(pages) != len(painted[1]):  # fewer pages than the cache had
+            same = False
+            rows = await self._rows_of(loaded)
+            for panel in self._content_panels():
+                if isinstance(panel, SpacesPanel):
+                    panel.browser.set_rows(rows, keep=keep)
+                    fed.add(id(panel))
+        if same:
+            fed.update(id(panel) for panel in self._content_panels())  # the cached rows stay
+        elif collections_failed is None and self._tree() is not None:
             await self._draw_tree(loaded)
         self._content_loading = False
         if collections_failed is not None and not cache_pass:
@@ -173,6 +197,16 @@ class ContentLoading:
         inbox = org._mounted("change-requests")
         if isinstance(inbox, ChangeRequestInbox) and inbox.is_attached:
             inbox.set_space_titles(self._space_titles)
+
+    async def _rows_of(self, spaces: list[SpaceSummary]) -> list[Row]:
+        """The spaces list's rows of ``spaces`` (in a thread when they are many; none while it is not mounted)."""
+        panel = self._panel("spaces")
+        if not isinstance(panel, SpacesPanel) or not spaces:
+            return []
+        make = panel.row
+        if len(spaces) > ASIDE:
+            return await asyncio.to_thread(lambda: [make(space) for space in spaces])
+        return [make(space) for space in spaces]
 
     async def _draw_tree(self, spaces: list[SpaceSummary]) -> None:
         """Lay the whole tree out (in a thread when it is large: the UI loop keeps taking keys), then show it."""

@@ -7,13 +7,14 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Footer, Header
+from textual.widgets import Header
 
 from folio.services import format
 from folio.tui import styles_dir
 from folio.tui.navigation import Ids
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.resource_list import Column, Row
 from folio.tui.widgets.resource_panel import ResourcePanel
 
@@ -156,7 +157,7 @@ class OrganizationsScreen(FolioScreen):
     def compose(self) -> ComposeResult:
         yield Header(icon="")
         yield OrganizationsPanel(self.services, initial=self.initial, id="organizations")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self._draw_sub_title()

@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from textual.widgets import Footer, Header
+from textual.widgets import Header
 
 from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.resource_panel import ResourcePanel
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ class PanelScreen(FolioScreen, Generic[P]):
         yield Header(icon="")
         yield self.make_panel()
         yield from self.below()
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self._draw_sub_title()

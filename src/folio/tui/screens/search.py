@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Input, Label, Static
+from textual.widgets import Header, Input, Label, Static
 
 from folio.services import format
 from folio.services.search import SearchPage, SpaceHits, check_words, merge_pages
@@ -25,6 +25,7 @@ from folio.tui.errors import error_message
 from folio.tui.navigation import Open
 from folio.tui.safe import safe
 from folio.tui.screens.base import CRUMB, FolioScreen, Item
+from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import ResourceList, Row
 from folio.tui.widgets.search_results import COLUMNS, MORE, QueryBox, Target, highlighted, result_rows
@@ -85,7 +86,7 @@ class SearchScreen(FolioScreen):
         yield Static(id="search-hint")
         yield ResourceBrowser(COLUMNS, empty="", id="search-results")
         yield Static(id="search-preview")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self._draw_sub_title()

@@ -15,7 +15,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from folio.services.access import OrgSetting, org_settings, why_not_admin
 from folio.tui import styles_dir
@@ -24,6 +24,7 @@ from folio.tui.fresh import cache_first, is_cached_only
 from folio.tui.modals.access_forms import InviteDeleteForm, OrgSettingForm
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import Column, ResourceList, Row
 
@@ -70,7 +71,7 @@ class SettingsScreen(FolioScreen):
         yield Static(Content("Loading the organization…"), id="settings-summary", classes="access--summary")
         yield ResourceBrowser(COLUMNS, empty="No settings to show.", id="org-settings")
         yield Static(id="settings-help", classes="access--help")
-        yield Footer()
+        yield KeysFooter()
 
     @property
     def settings_list(self) -> ResourceBrowser:

@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from folio.services.sites import Setting, check_setting, settings
 from folio.tui import styles_dir
@@ -28,6 +28,7 @@ from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.adaptive_schema import AdaptiveSchemaEditor
+from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import Column, ResourceList, Row
 from folio.tui.widgets.site_published import PublishedBeside, SitePublishedView
@@ -121,7 +122,7 @@ class SiteScreen(FolioScreen):
                 yield Static(Content("Loading the structure…"), id="structure-placeholder")
             with TabPane("3 Adaptive content", id="adaptive"):
                 yield AdaptiveSchemaEditor(self.services, self.org_id, self.site_id, id="site-adaptive")
-        yield Footer()
+        yield KeysFooter()
 
     def _mount_structure(self) -> None:
         """Put the structure editor (or the read-only view) and the published view in their tab, once."""

@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from folio.services.space import FileEntry, LinksReport, PageEntry, SpaceService, deleted_note, space_label
 from folio.services.space_admin import space_header
@@ -28,6 +28,7 @@ from folio.tui.navigation import Open
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.screens.space_changes import SPACE_ACTIONS, SpaceChanges, space_why_not
+from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.page_tree import PageTree
 from folio.tui.widgets.page_view import PageView
 from folio.tui.widgets.resource_browser import ResourceBrowser
@@ -125,7 +126,7 @@ class SpaceScreen(FolioScreen, SpaceChanges):
                 yield self._comments_panel()
             with TabPane("6 Revision", id="tab-revision"):
                 yield RevisionPanel(self.services, self.space_id, id="space-revision")
-        yield Footer()
+        yield KeysFooter()
 
     def _comments_panel(self) -> Widget:
         from folio.tui.widgets.comments_panel import CommentsPanel  # imported when the screen is built

@@ -20,7 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.widgets import Footer, Header, Log, Static
+from textual.widgets import Header, Log, Static
 
 from folio.services import format
 from folio.services.diff import diff_markdown
@@ -32,6 +32,7 @@ from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.screens.specs import spec_detail
 from folio.tui.widgets.diff_view import DiffView
+from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.resource_list import Column, ResourceList, Row
 from folio.tui.widgets.resource_panel import ResourcePanel
 
@@ -200,7 +201,7 @@ class SpecScreen(FolioScreen):
     def compose(self) -> ComposeResult:
         yield Header(icon="")
         yield VersionsPanel(self.services, self.org_id, self.slug, id="spec-versions")
-        yield Footer()
+        yield KeysFooter()
 
     @property
     def panel(self) -> VersionsPanel:
@@ -317,7 +318,7 @@ class SpecVersionScreen(FolioScreen):
         with Horizontal(id="version-body"):
             yield (ChangedFilesPanel if self.base else FilesPanel)(self, id="version-files")
             yield DiffView(id="version-diff") if self.base else Log(id="version-text", auto_scroll=False)
-        yield Footer()
+        yield KeysFooter()
 
     @property
     def files(self) -> FilesPanel:

@@ -16,7 +16,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from folio.services import format
 from folio.services.access import CertificateProblem, certificate_note, read_certificate, why_not_admin
@@ -28,6 +28,7 @@ from folio.tui.modals.access_forms import SamlProviderForm
 from folio.tui.modals.site_forms import ChoiceModal, TypedConfirmModal
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.resource_list import Column, ResourceList, Row
 from folio.tui.widgets.resource_panel import ResourcePanel
 
@@ -304,7 +305,7 @@ class SsoScreen(FolioScreen):
                 yield ProvidersPanel(self.services, self.org_id, id="sso-providers")
             with TabPane("2 Sign-in options", id="logins"):
                 yield LoginsPanel(self.services, self.org_id, id="sso-logins")
-        yield Footer()
+        yield KeysFooter()
 
     @property
     def providers(self) -> ProvidersPanel:

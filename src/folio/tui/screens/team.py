@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import work
 from textual.app import ComposeResult
 from textual.content import Content
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from folio.services import format
 from folio.tui import styles_dir
@@ -18,6 +18,7 @@ from folio.tui.fresh import cache_first
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.screens.team_members import TeamMembersPanel
+from folio.tui.widgets.footer import KeysFooter
 
 if TYPE_CHECKING:
     from folio.models.member import Team
@@ -47,7 +48,7 @@ class TeamScreen(FolioScreen):
         yield Header(icon="")
         yield Static(Content("Loading the team…"), id="team-summary")
         yield TeamMembersPanel(self.services, self.org_id, self.team_id, id="team-members")
-        yield Footer()
+        yield KeysFooter()
 
     @property
     def panel(self) -> TeamMembersPanel:

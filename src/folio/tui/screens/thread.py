@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from folio.models.comment import Comment, CommentReply
 from folio.services.comments import (
@@ -38,6 +38,7 @@ from folio.tui.modals.reaction import ReactionModal, shown
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.markdown_view import SafeMarkdown
 
 if TYPE_CHECKING:
@@ -141,7 +142,7 @@ class ThreadScreen(FolioScreen):
         yield Static(Content("Loading the thread…"), id="thread-where")
         yield Static(id="thread-message")
         yield VerticalScroll(id="thread-posts")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.set_crumb("Comment")

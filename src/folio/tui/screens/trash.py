@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Footer, Header
+from textual.widgets import Header
 
 from folio.services import format
 from folio.services.trash import restorable_until, time_left
@@ -22,6 +22,7 @@ from folio.tui.errors import error_message
 from folio.tui.navigation import Ids
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.resource_list import Column, Row
 from folio.tui.widgets.resource_panel import ResourcePanel
 
@@ -152,7 +153,7 @@ class TrashScreen(FolioScreen):
     def compose(self) -> ComposeResult:
         yield Header(icon="")
         yield TrashPanel(self.services, self.org_id, id="trash")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self._draw_sub_title()

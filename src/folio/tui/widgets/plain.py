@@ -6,9 +6,11 @@ the terminal as a control sequence. Every form's one-line fields use :data:`show
 from __future__ import annotations
 
 import unicodedata
+from typing import ClassVar
 
 from rich.highlighter import Highlighter
 from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.widgets import TextArea
 
 from folio.tui.safe import ZWJ
@@ -54,6 +56,18 @@ shown_plainly = _ShownPlainly()
 class PlainTextArea(TextArea):
     """A text field that edits the exact value and draws each line with its control and invisible format
     characters as marks (a pasted or served ``ESC ]0;…`` shows as ``␛]0;…``, never reaches the terminal)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Textual binds this to alt+delete only, which many terminals (and tmux) do not send.
+        Binding(
+            "ctrl+delete",
+            "delete_word_right",
+            "Delete word",
+            show=False,
+            id="text.delete-word-right",
+            tooltip="Delete from the cursor to the end of the word",
+        ),
+    ]
 
     def get_line(self, line_index: int) -> Text:
         # The document's line, marked before Rich sees it (Rich's Text drops BEL, BS, VT, FF and CR, which would
