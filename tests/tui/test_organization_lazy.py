@@ -182,3 +182,28 @@ async def test_a_first_visit_reads_the_reviews_without_saying_they_were_not_cach
         assert "Showing open" in filters
         assert "reviews" not in filters and "cache" not in filters, filters
         assert screen.inbox.verdicts and all(v is not None for v in screen.inbox.verdicts.values())
+
+
+async def test_a_return_visit_shows_what_changed_since_the_cached_paint(machine: Machine, state: SandboxState) -> None:
+    """The fresh read after a cached paint keeps the cached rows while its pages are the cache's, and shows a
+    change as soon as a page differs (here a space renamed since the visit that filled the cache)."""
+    async with machine.run() as (app, pilot):
+        app.push_screen(OrganizationScreen(app.services, state.demo_org, title="Northwind Labs"))
+        await settle(pilot)
+        app.pop_screen()
+        await settle(pilot)
+        unchanged = OrganizationScreen(app.services, state.demo_org, title="Northwind Labs")
+        await app.push_screen(unchanged)
+        await settle(pilot)
+        assert _indented(unchanged.content_tree) == TREE
+        assert _status(unchanged.spaces_list) == "12 rows"
+        app.pop_screen()
+        await settle(pilot)
+        guide = next(s for s in state.spaces.values() if s["title"] == "User Guide")
+        guide["title"] = "User Manual"
+        screen = OrganizationScreen(app.services, state.demo_org, title="Northwind Labs")
+        await app.push_screen(screen)
+        await settle(pilot)
+        assert "    User Manual" in _indented(screen.content_tree)
+        titles = [row.cells[0].plain for row in screen.spaces_list.list.rows]  # type: ignore[union-attr]
+        assert "User Manual" in titles and "User Guide" not in titles and len(titles) == 12

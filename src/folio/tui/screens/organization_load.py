@@ -116,12 +116,13 @@ class ContentLoading:
                 first = not loaded
                 loaded.extend(page)
                 pages.append(page)
-                if first:
+                if first and not same:  # (while the pages are the cache's, the cached list stays in use)
                     self.spaces = loaded
                 if same and painted is not None:
                     if len(pages) <= len(painted[1]) and page == painted[1][len(pages) - 1]:
                         continue  # what the cache showed: nothing to build
                     same = False  # from here on, the rows are built (those before this page too)
+                    self.spaces = loaded
                     rows = await self._rows_of(loaded[: -len(page)])
                     tree_drawn = 0.0
                 spaces = self._panel("spaces")
