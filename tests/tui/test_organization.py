@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Tab
 
 from folio.sandbox import SandboxState
 from folio.services import Services
@@ -403,7 +404,7 @@ async def test_the_tabs_are_numbered_and_the_keys_after_the_number_reach_its_lis
 ) -> None:
     async with open_app(org_screen) as (_app, pilot):
         screen = _screen(pilot)
-        labels = [str(tab.label) for tab in screen.tabs.query("ContentTab")]
+        labels = [str(tab.label) for tab in screen.tabs.query(Tab)]
         assert labels == ["1 Collections", "2 Spaces", "3 Change requests", "4 Sites"]
         await pilot.press("2", "slash", "g", "u", "i", "d", "e")  # one burst: the filter of the spaces tab
         await settle(pilot)
