@@ -22,7 +22,6 @@ from typing import ClassVar
 from rich._wrap import divide_line
 from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
@@ -30,16 +29,16 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from folio.services.diff import DiffLine, MarkdownDiff, SideRow
+from folio.tui.widgets.diff_drawing import DiffDrawing
 
 __all__ = ["DiffView"]
 
-_SIGN = {"add": "+", "delete": "-", "context": " "}
 WORD_WRAP_MAX = 1_000_000
 """Past about this many characters (longest line times rows) long lines wrap at the width, not between words:
 finding word breaks in every line would hold the screen for seconds."""
 
 
-class DiffView(ScrollView, can_focus=True):
+class DiffView(ScrollView, DiffDrawing, can_focus=True):
     """The diff of one page. The text given must already be safe (the screen passes it through ``safe``)."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -96,6 +95,10 @@ class DiffView(ScrollView, can_focus=True):
         """With wrapping: the first screen line of each row (and the total at the end); None: one line a row."""
         self._breaks: dict[tuple[DiffLine, int], list[int]] = {}
         """Where each long line wraps, by line and width (computed once: drawing reuses the layout's)."""
+        self._drawn: dict[tuple[int, ...], Strip] = {}
+        """Lines drawn, by (screen line, width, cursor row, current hunk, sideways scroll): a key that moves the
+        cursor redraws two lines, not the screen (#15). Emptied when the diff, its layout or the styles change."""
+        self._base: Style | None = None
 
     # -- what is shown ---------------------------------------------------------------------------------------
 
@@ -230,9 +233,15 @@ class DiffView(ScrollView, can_focus=True):
         if not rows or not self.has_cursor:
             self.scroll_relative(y=step, animate=False)
             return
+        before, scrolled = self.cursor, round(self.scroll_y)
         self.cursor = max(0, min(rows - 1, self.cursor + step))
         self._follow()
-        self.refresh()
+        if round(self.scroll_y) != scrolled:
+            self.refresh()
+            return
+        for row in {before, self.cursor}:  # in place: only the two rows the cursor left and reached
+            start = self._line_of(row)
+            self.refresh_lines(start, max(1, self._line_of(row + 1) - start))
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
@@ -311,6 +320,7 @@ class DiffView(ScrollView, can_focus=True):
     # -- drawing ---------------------------------------------------------------------------------------------
 
     def _resize(self) -> None:
+        self._drawn.clear()
         width = self.scrollable_content_region.width or self.size.width
         text_width = self._text_width(width)
         self._layout(text_width)
@@ -325,6 +335,8 @@ class DiffView(ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         self._styles = None
+        self._base = None
+        self._drawn.clear()
         super().notify_style_update()
 
     def _style(self, name: str) -> Style:
@@ -346,8 +358,23 @@ class DiffView(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width or self.size.width
-        base = self.rich_style
-        row = round(self.scroll_y) + y
+        line = round(self.scroll_y) + y
+        if self.diff is None:
+            return self._draw(line, width)
+        at = self.cursor if self.has_cursor else -1
+        key = (line, width, at, -1 if self.current_hunk is None else self.current_hunk, round(self.scroll_x))
+        strip = self._drawn.get(key)
+        if strip is None:
+            if len(self._drawn) > 4096:
+                self._drawn.clear()
+            strip = self._drawn[key] = self._draw(line, width)
+        return strip
+
+    def _draw(self, row: int, width: int) -> Strip:
+        """Screen line ``row`` of the diff (or of the message), ``width`` cells wide."""
+        if self._base is None:
+            self._base = self.rich_style
+        base = self._base
         if self.diff is None:
             lines = self.message.splitlines()
             text = lines[row - 1] if 1 <= row <= len(lines) else ""
@@ -372,69 +399,6 @@ class DiffView(ScrollView, can_focus=True):
         if item.kind in ("hunk", "note"):
             return self._header(item, row, width, base)
         return self._unified(item, width, base, part=part, at=at)
-
-    def _header(self, line: DiffLine, row: int, width: int, base: Style) -> Strip:
-        if line.kind == "note":
-            style = base + self._style("diff-view--note")
-            return Strip([Segment(" " + line.text, style)]).adjust_cell_length(width, style)
-        current = self.current_hunk is not None and self.hunk_rows[self.current_hunk] == row
-        style = base + self._style("diff-view--hunk-current" if current else "diff-view--hunk")
-        marker = "\u25b6 " if current else "  "
-        return Strip([Segment(marker + line.text, style)]).crop(0, width).adjust_cell_length(width, style)
-
-    def _line_style(self, line: DiffLine | None, base: Style) -> Style:
-        if line is None:
-            return base + self._style("diff-view--blank")
-        if line.kind == "add":
-            return base + self._style("diff-view--add")
-        if line.kind == "delete":
-            return base + self._style("diff-view--delete")
-        return base
-
-    def _text(self, line: DiffLine, width: int, style: Style, part: int = 0) -> Strip:
-        """The line's text, scrolled sideways (or, wrapped, its ``part``-th piece), cut or padded to ``width``
-        cells, changed words stressed."""
-        text = Text(line.text, no_wrap=True, end="")
-        text.stylize(style)  # Text.render ignores Text.style: the base goes in as a span
-        if line.spans:
-            word = self._style("diff-view--add-word" if line.kind == "add" else "diff-view--delete-word")
-            for start, end in line.spans:
-                text.stylize(word, start, end)
-        offset = round(self.scroll_x)
-        if self._wrap:
-            pieces = text.divide(self._breaks_of(line, width))
-            if part >= len(pieces):
-                return Strip.blank(width, style)
-            text, offset = pieces[part], 0
-            text.rstrip()
-        strip = Strip(list(text.render(self.app.console)))
-        return strip.crop(offset, offset + width).adjust_cell_length(width, style)
-
-    def _gutter(self, text: str, style: Style, *, at: bool, part: int) -> Segment:
-        if part:  # a wrapped line's continuation: the numbers are on its first line
-            text = " " * (len(text) - 2) + "\u21aa "
-        return Segment(text, style + self._style("diff-view--cursor" if at else "diff-view--gutter"))
-
-    def _unified(self, line: DiffLine, width: int, base: Style, *, part: int = 0, at: bool = False) -> Strip:
-        style = self._line_style(line, base)
-        w = self._number_width
-        old = str(line.old) if line.old is not None else ""
-        new = str(line.new) if line.new is not None else ""
-        gutter = self._gutter(f"{old:>{w}} {new:>{w}} {_SIGN.get(line.kind, ' ')} ", style, at=at, part=part)
-        body = self._text(line, max(0, width - self._gutter_width()), style, part)
-        return Strip.join([Strip([gutter]), body]).crop(0, width).adjust_cell_length(width, style)
-
-    def _side(
-        self, line: DiffLine | None, width: int, base: Style, *, right: bool, part: int = 0, at: bool = False
-    ) -> Strip:
-        style = self._line_style(line, base)
-        if line is None:
-            return Strip.blank(width, style)
-        number = line.new if right else line.old
-        text = f"{number if number is not None else '':>{self._number_width}} {_SIGN.get(line.kind, ' ')}"
-        gutter = self._gutter(text, style, at=at, part=part)
-        body = self._text(line, max(0, width - self._gutter_width()), style, part)
-        return Strip.join([Strip([gutter]), body]).crop(0, width).adjust_cell_length(width, style)
 
     # -- keys ------------------------------------------------------------------------------------------------
 
