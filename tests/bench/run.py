@@ -35,6 +35,7 @@ BENCHMARKS: dict[str, str] = {
     "structure": "tests.bench.bench_structure",
     "memory": "tests.bench.bench_memory",
     "cache": "tests.bench.bench_cache",
+    "large_org": "tests.bench.bench_large_org",
     "diff": "tests.bench.bench_diff",
 }
 """name -> module, in the order they run. A module that is not there is reported as skipped."""

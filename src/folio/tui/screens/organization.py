@@ -23,7 +23,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
+from textual.widgets import Header, Input, TabbedContent, TabPane
 
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
@@ -43,6 +43,7 @@ from folio.tui.screens.organization_lists import (
 from folio.tui.screens.organization_load import CONTENT_TABS, ContentLoading
 from folio.tui.widgets.change_request_inbox import ChangeRequestInbox
 from folio.tui.widgets.collections_tree import CollectionsTree
+from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_panel import ResourcePanel
 from folio.tui.widgets.sites_panel import SitesPanel
@@ -124,7 +125,7 @@ class OrganizationScreen(ContentActions, ContentLoading, FolioScreen):
                 with TabPane(f"{TABS.index(tab) + 1} {TAB_LABELS[tab]}", id=tab):
                     if tab == shown:
                         yield self._tab_widget(tab)
-        yield Footer()
+        yield KeysFooter()
 
     def _first_tab(self) -> str:
         """The tab shown first: the one a restored session names (``folio.tui.session``), else the first."""
