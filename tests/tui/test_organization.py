@@ -433,3 +433,29 @@ async def test_ctrl_f_opens_the_organization_search(open_app: Any, org_screen: A
         assert type(app.screen).__name__ == "SearchScreen"
         assert app.screen.org_id == state.demo_org  # type: ignore[attr-defined]
         assert screen.content_tree.list.cursor == 0  # not paged down
+
+
+async def test_back_from_a_screen_that_deleted_a_space_the_lists_no_longer_show_it(
+    open_app: Any, org_screen: Any, services: Services, state: SandboxState
+) -> None:
+    """A space deleted (or restored) on another screen is gone from (back in) the organization's lists on return,
+    without r: the screen reads its content again when the writes' topics moved while it was away."""
+    from textual.screen import Screen
+
+    scratch = next(s for s in state.spaces.values() if s["title"] == "Scratchpad")
+    async with open_app(org_screen) as (app, pilot):
+        await pilot.press("2")
+        await settle(pilot)
+        screen = _screen(pilot)
+        spaces = screen._browser("spaces")
+        assert spaces is not None and "Scratchpad" in _column(spaces)
+        await app.push_screen(Screen())
+        await services.space_admin.delete(await services.space_admin.space(scratch["id"]))
+        app.pop_screen()
+        await settle(pilot)
+        assert "Scratchpad" not in _column(spaces)
+        await app.push_screen(Screen())
+        await services.trash.restore(await services.space_admin.space(scratch["id"]))
+        app.pop_screen()
+        await settle(pilot)
+        assert "Scratchpad" in _column(spaces)

@@ -115,6 +115,8 @@ class OrganizationScreen(ContentActions, ContentLoading, FolioScreen):
         self._content_errors: dict[str, Content] = {}
         """The status line of each content tab that failed to load (a tab mounted later says it too)."""
         self._space_titles: dict[str, str] | None = None
+        self.content_seen: tuple[int, ...] | None = None
+        """The writes' versions when the spaces were last read (``content_versions``; None: not read yet)."""
         self._resumed = False
 
     def compose(self) -> ComposeResult:
@@ -207,6 +209,8 @@ class OrganizationScreen(ContentActions, ContentLoading, FolioScreen):
         if not self._resumed:
             self._resumed = True
             event.refresh_styles = False
+        # (Textual calls one of _on_screen_resume and on_screen_resume per class: this one, so it is all here.)
+        self._reload_if_written()
 
     async def _fill_tabs(self) -> None:
         """Mount the tabs not shown yet (their loads start then)."""
@@ -270,6 +274,17 @@ class OrganizationScreen(ContentActions, ContentLoading, FolioScreen):
         if data is None:
             return None if row is not None else Item(self.org_id, None, "organization")
         return item_of(data)
+
+    def content_versions(self) -> tuple[int, ...]:
+        """Where the writes to this organization's spaces, collections and trash are at (``services.changes``)."""
+        changes, org = self.services.changes, self.org_id
+        return tuple(changes.version(t) for t in (("spaces",), ("spaces", org), ("collections", org), ("trash", org)))
+
+    def _reload_if_written(self) -> None:
+        """Back from a screen that deleted, restored, moved or made a space or a collection: read them again."""
+        if self.content_seen is not None and self.content_versions() != self.content_seen:
+            self.content_seen = self.content_versions()
+            self.load_content()
 
     # -- actions ---------------------------------------------------------------------------------------------
 

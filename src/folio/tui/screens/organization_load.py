@@ -86,6 +86,7 @@ class ContentLoading:
         if not cache_pass:
             # The fresh read after a cached paint sends its requests once that paint is on screen.
             await org._first_frame.wait()
+            org.content_seen = org.content_versions()  # a write after this is what a return reloads for
         self._content_loading = True
         self._content_errors = {}
         for panel in self._content_panels():
