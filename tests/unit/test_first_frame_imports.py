@@ -107,7 +107,7 @@ BASE_URL_DENIED: dict[str, str] = {
 FIRST_SCREEN: dict[str, tuple[str, ...]] = {
     "folio.models": ("_base", "common", "organization", "search"),
     "folio.tui.screens": ("base", "organizations"),
-    "folio.tui.widgets": ("resource_browser", "resource_list", "resource_panel", "rows"),
+    "folio.tui.widgets": ("footer", "resource_browser", "resource_list", "resource_panel", "rows"),
     "folio.api.resources": ("_base", "organizations"),
 }
 """Within these packages, only the first screen's modules (the organization list) are imported before its frame;
