@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, cast
 
 from textual import work
@@ -40,6 +40,8 @@ ASIDE = 500
 """Rows worked out in a thread past this many (a page's rows, the tree's), so keys typed meanwhile act at once."""
 TREE_EVERY = 2.0
 """While the spaces come, the tree is built again at most this often (seconds), besides the first page and the end."""
+FIRST_PAINT = 200
+"""From the cache, the first frame waits for this many spaces (more than a screen shows), the rest follow it."""
 
 
 class ContentLoading:
@@ -112,8 +114,21 @@ class ContentLoading:
         same = painted is not None and painted[0] == self.collections
         pages: list[list[SpaceSummary]] = []
         self._painted = (list(self.collections), pages) if cache_pass else None
-        try:
+        split = False
+
+        async def spaces_pages() -> AsyncIterator[list[SpaceSummary]]:
+            """The pages; from the cache, a big first page in two: the first frame waits for its first rows only."""
+            nonlocal split
             async for page in browse.spaces_pages(org.org_id, limit=PAGE_LIMIT):
+                if cache_pass and not loaded and len(page) > FIRST_PAINT:
+                    split = True
+                    yield page[:FIRST_PAINT]
+                    yield page[FIRST_PAINT:]
+                else:
+                    yield page
+
+        try:
+            async for page in spaces_pages():
                 first = not loaded
                 loaded.extend(page)
                 pages.append(page)
@@ -161,6 +176,8 @@ class ContentLoading:
                 panel.failed = message
                 panel.browser.set_error(message)
             return
+        if split and len(pages) > 1:  # the fresh read compares whole pages with the cache's
+            pages[0:2] = [pages[0] + pages[1]]
         self.spaces = loaded
         if same and painted is not None and len(pages) != len(painted[1]):  # fewer pages than the cache had
             same = False
