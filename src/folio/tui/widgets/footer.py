@@ -24,6 +24,7 @@ class KeysFooter(Footer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._shown: tuple[Any, ...] | None = None
+        self._pending = False
 
     def _keys(self) -> tuple[Any, ...]:
         """What ``compose`` would show now, as a value to compare."""
@@ -38,10 +39,28 @@ class KeysFooter(Footer):
         return tuple(keys)
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
-        if self.is_attached and screen is self.screen and screen.app.app_focus:
-            keys = self._keys()
-            if keys == self._shown:
-                self._bindings_ready = True
-                return
+        # Textual's asks for a rebuild at each update, several within one frame; here one look after the frame,
+        # and a rebuild only when what it shows differs.
+        self._bindings_ready = True
+        if not screen.app.app_focus or not self.is_attached or screen is not self.screen or self._pending:
+            return
+        self._pending = True
+        self.call_after_refresh(self._look)
+
+    async def _look(self) -> None:
+        self._pending = False
+        if not self.is_attached:
+            return
+        if self._shown is None:  # the first build: nothing to compare with; what it shows is read after the frame
+            self._shown = ()
+            await self.recompose()
+            self.call_after_refresh(self._read_shown)
+            return
+        keys = self._keys()
+        if keys != self._shown:
             self._shown = keys
-        super().bindings_changed(screen)
+            await self.recompose()
+
+    def _read_shown(self) -> None:
+        if self.is_attached and not self._pending and self._shown == ():
+            self._shown = self._keys()
