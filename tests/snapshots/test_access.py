@@ -12,14 +12,14 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input, TextArea
 
-from folio.api import GitBookClient, RetryPolicy, Token
-from folio.sandbox import SandboxState, SandboxTransport
+from folio.sandbox import SandboxState
 from folio.services import Services
 from folio.tui.app import FolioApp
 from folio.tui.screens.agent import AgentScreen
 from folio.tui.screens.settings import SettingsScreen
 from folio.tui.screens.sso import SsoScreen
-from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
+from tests.conftest import FROZEN_AT
+from tests.snapshots.support import sandbox_services
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
 SCREENS: dict[str, Callable[[Services, str], Screen[Any]]] = {
@@ -47,19 +47,8 @@ def frozen_now(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("folio.services.format.now", lambda: FROZEN_AT)
 
 
-async def _no_sleep(seconds: float) -> None:
-    return None
-
-
 def _app(sandbox: Any, state: SandboxState, screen: str) -> FolioApp:
-    # Built here, not with the async `client` fixture: snap_compare runs the app on its own event loop.
-    client = GitBookClient(
-        token=Token(TOKEN),
-        base_url=SANDBOX_URL,
-        transport=SandboxTransport(sandbox),
-        retry=RetryPolicy(sleep=_no_sleep),
-    )
-    services = Services(client, where="the demo sandbox")
+    services = sandbox_services(sandbox)
     app = FolioApp(services, start=lambda: SCREENS[screen](services, state.demo_org))
     app.animation_level = "none"
     return app

@@ -12,13 +12,11 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from folio.api import GitBookClient, RetryPolicy, Token
-from folio.sandbox import SandboxState, SandboxTransport
-from folio.services import Services
+from folio.sandbox import SandboxState
 from folio.tui.app import FolioApp
 from folio.tui.screens.change_request import ChangeRequestScreen
 from folio.tui.widgets.change_overview import ChangesPane
-from tests.conftest import SANDBOX_URL, TOKEN
+from tests.snapshots.support import sandbox_services
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
 
@@ -28,19 +26,8 @@ def side_by_side_preferred(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ChangesPane, "prefer_side_by_side", True)
 
 
-async def _no_sleep(seconds: float) -> None:
-    return None
-
-
 def _app(sandbox: Any, state: SandboxState, subject: str) -> FolioApp:
-    # Built here, not with the async `client` fixture: snap_compare runs the app on its own event loop.
-    client = GitBookClient(
-        token=Token(TOKEN),
-        base_url=SANDBOX_URL,
-        transport=SandboxTransport(sandbox),
-        retry=RetryPolicy(sleep=_no_sleep),
-    )
-    services = Services(client, where="the demo sandbox")
+    services = sandbox_services(sandbox)
     record = next(c for c in state.change_requests.values() if c["subject"] == subject)
     trail = (state.orgs[state.demo_org]["title"], state.spaces[record["space"]]["title"])
     app = FolioApp(

@@ -13,12 +13,11 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from folio.api import GitBookClient, RetryPolicy, Token
-from folio.sandbox import SandboxState, SandboxTransport
-from folio.services import Services
+from folio.sandbox import SandboxState
 from folio.tui.app import FolioApp
 from folio.tui.screens.organization import OrganizationScreen
-from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
+from tests.conftest import FROZEN_AT
+from tests.snapshots.support import sandbox_services
 
 GRAB = ("j", "j", "j", "space", "down", "down")
 """From "Product": down to "User Guide", pick it up, two spots down (into Reference, before its first space)."""
@@ -30,19 +29,8 @@ def frozen_now(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("folio.services.format.now", lambda: FROZEN_AT)
 
 
-async def _no_sleep(seconds: float) -> None:
-    return None
-
-
 def _app(sandbox: Any, state: SandboxState) -> FolioApp:
-    # Built here, not with the async `client` fixture: snap_compare runs the app on its own event loop.
-    client = GitBookClient(
-        token=Token(TOKEN),
-        base_url=SANDBOX_URL,
-        transport=SandboxTransport(sandbox),
-        retry=RetryPolicy(sleep=_no_sleep),
-    )
-    services = Services(client, where="the demo sandbox")
+    services = sandbox_services(sandbox)
     app = FolioApp(
         services,
         start=lambda: OrganizationScreen(services, state.demo_org, title="Northwind Labs", trail=("Organizations",)),

@@ -15,14 +15,14 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Footer, Header
 
-from folio.api import GitBookClient, RetryPolicy, Token
-from folio.sandbox import SandboxState, SandboxTransport
+from folio.sandbox import SandboxState
 from folio.services import Services
 from folio.tui.app import FolioApp
 from folio.tui.screens.base import FolioScreen
 from folio.tui.screens.thread import ThreadScreen
 from folio.tui.widgets.comments_panel import CommentsPanel
-from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
+from tests.conftest import FROZEN_AT
+from tests.snapshots.support import sandbox_services
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
 
@@ -44,19 +44,8 @@ class Host(FolioScreen):
         self.set_crumb(self.crumb)
 
 
-async def _no_sleep(seconds: float) -> None:
-    return None
-
-
 def _app(sandbox: Any, start: Callable[[Services], Screen[Any]]) -> FolioApp:
-    # Built here, not with the async `client` fixture: snap_compare runs the app on its own event loop.
-    client = GitBookClient(
-        token=Token(TOKEN),
-        base_url=SANDBOX_URL,
-        transport=SandboxTransport(sandbox),
-        retry=RetryPolicy(sleep=_no_sleep),
-    )
-    services = Services(client, where="the demo sandbox")
+    services = sandbox_services(sandbox)
     services.comments.clock = lambda: FROZEN_AT
     app = FolioApp(services, start=lambda: start(services))
     app.animation_level = "none"

@@ -12,14 +12,13 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from folio.api import GitBookClient, RetryPolicy, Token
-from folio.sandbox import SandboxState, SandboxTransport
+from folio.sandbox import SandboxState
 from folio.sandbox.revisions import walk
-from folio.services import Services
 from folio.tui.app import FolioApp
 from folio.tui.screens.change_request import ChangeRequestScreen
 from folio.tui.widgets.change_overview import ChangesPane
-from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
+from tests.conftest import FROZEN_AT
+from tests.snapshots.support import sandbox_services
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
 LINUX = "Clarify Linux install steps"
@@ -30,14 +29,8 @@ def side_by_side_preferred(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ChangesPane, "prefer_side_by_side", True)
 
 
-async def _no_sleep(seconds: float) -> None:
-    return None
-
-
 def _app(sandbox: Any, state: SandboxState) -> FolioApp:
-    retry, transport = RetryPolicy(sleep=_no_sleep), SandboxTransport(sandbox)
-    client = GitBookClient(token=Token(TOKEN), base_url=SANDBOX_URL, transport=transport, retry=retry)
-    services = Services(client, where="the demo sandbox")  # no local state: held in memory, said in the list
+    services = sandbox_services(sandbox)  # no local state: held in memory, said in the list
     services.comments.clock = lambda: FROZEN_AT
     record = next(c for c in state.change_requests.values() if c["subject"] == LINUX)
     sid, cid = record["space"], record["id"]

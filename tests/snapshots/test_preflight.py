@@ -13,23 +13,17 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from folio.api import GitBookClient, RetryPolicy, Token
-from folio.sandbox import SandboxState, SandboxTransport
+from folio.sandbox import SandboxState
 from folio.sandbox.domain.change_requests import open_change_request
 from folio.sandbox.domain.reviews import add_review
 from folio.sandbox.seed.change_requests import commit, edit
 from folio.sandbox.state import Record
-from folio.services import Services
 from folio.tui.app import FolioApp
 from folio.tui.modals.preflight import PreflightModal
 from folio.tui.screens.change_request import ChangeRequestScreen
-from tests.conftest import SANDBOX_URL, TOKEN
+from tests.snapshots.support import sandbox_services
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
-
-
-async def _no_sleep(seconds: float) -> None:
-    return None
 
 
 def _user(state: SandboxState, name: str) -> str:
@@ -71,14 +65,7 @@ def _guarded(state: SandboxState, *, failing: bool) -> Record:
 
 
 def _app(sandbox: Any, state: SandboxState, record: Record, *, viewed: bool = False) -> FolioApp:
-    # Built here, not with the async `client` fixture: snap_compare runs the app on its own event loop.
-    client = GitBookClient(
-        token=Token(TOKEN),
-        base_url=SANDBOX_URL,
-        transport=SandboxTransport(sandbox),
-        retry=RetryPolicy(sleep=_no_sleep),
-    )
-    services = Services(client, where="the demo sandbox")
+    services = sandbox_services(sandbox)
     if viewed:
         revision = state.revisions[record["revision"]]
         for page in revision["pages"]:

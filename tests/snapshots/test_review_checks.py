@@ -12,31 +12,18 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from folio.api import GitBookClient, RetryPolicy, Token
-from folio.sandbox import SandboxState, SandboxTransport
+from folio.sandbox import SandboxState
 from folio.sandbox.domain.change_requests import open_change_request
 from folio.sandbox.seed.change_requests import commit, create, delete, edit
-from folio.services import Services
 from folio.tui.app import FolioApp
 from folio.tui.screens.change_request import ChangeRequestScreen
-from tests.conftest import SANDBOX_URL, TOKEN
+from tests.snapshots.support import sandbox_services
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
 
 
-async def _no_sleep(seconds: float) -> None:
-    return None
-
-
 def _app(sandbox: Any, state: SandboxState) -> FolioApp:
-    # Built here, not with the async `client` fixture: snap_compare runs the app on its own event loop.
-    client = GitBookClient(
-        token=Token(TOKEN),
-        base_url=SANDBOX_URL,
-        transport=SandboxTransport(sandbox),
-        retry=RetryPolicy(sleep=_no_sleep),
-    )
-    services = Services(client, where="the demo sandbox")
+    services = sandbox_services(sandbox)
     space = next(s for s, r in state.spaces.items() if r["title"] == "Getting Started")
     record = open_change_request(state, space, state.default_user, subject="Drop troubleshooting", at=state.now())
     edits = [delete("Troubleshooting"), create("Glossary", "# Glossary\n"), edit("Linux", "", "\nArm64 too.\n")]

@@ -12,13 +12,13 @@ import pytest
 from textual.pilot import Pilot
 from textual.screen import Screen
 
-from folio.api import GitBookClient, RetryPolicy, Token
 from folio.models.space import SpaceSummary
-from folio.sandbox import SandboxState, SandboxTransport
+from folio.sandbox import SandboxState
 from folio.services import Services
 from folio.tui import routes
 from folio.tui.app import FolioApp
-from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
+from tests.conftest import FROZEN_AT
+from tests.snapshots.support import sandbox_services
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
 
@@ -29,21 +29,10 @@ def frozen_now(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("folio.services.browse.now", lambda: FROZEN_AT)
 
 
-async def _no_sleep(seconds: float) -> None:
-    return None
-
-
 def _app(
     sandbox: Any, start: Callable[[Services], Screen[Any]], prepare: Callable[[Services], None] | None = None
 ) -> FolioApp:
-    # Built here, not with the async `client` fixture: snap_compare runs the app on its own event loop.
-    client = GitBookClient(
-        token=Token(TOKEN),
-        base_url=SANDBOX_URL,
-        transport=SandboxTransport(sandbox),
-        retry=RetryPolicy(sleep=_no_sleep),
-    )
-    services = Services(client, where="the demo sandbox")
+    services = sandbox_services(sandbox)
     if prepare is not None:
         prepare(services)
     app = FolioApp(services, start=lambda: start(services))

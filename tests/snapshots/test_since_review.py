@@ -14,19 +14,17 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from folio.api import GitBookClient, RetryPolicy, Token
-from folio.sandbox import SandboxState, SandboxTransport
+from folio.sandbox import SandboxState
 from folio.sandbox.domain.content_changes import apply_content_changes
 from folio.sandbox.domain.reviews import add_review
 from folio.sandbox.revisions import walk
-from folio.services import Services
 from folio.services.detached import blocks_of
 from folio.services.viewed import ViewedMarks
 from folio.tui.app import FolioApp
 from folio.tui.screens.change_request import ChangeRequestScreen
 from folio.tui.widgets.change_overview import ChangesPane
-from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
-from tests.snapshots.support import freeze_now
+from tests.conftest import FROZEN_AT
+from tests.snapshots.support import freeze_now, sandbox_services
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
 
@@ -35,10 +33,6 @@ SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50"
 def side_by_side_preferred(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ChangesPane, "prefer_side_by_side", True)
     freeze_now(monkeypatch)
-
-
-async def _no_sleep(seconds: float) -> None:
-    return None
 
 
 def _reviewed_then_edited(state: SandboxState) -> dict[str, Any]:
@@ -65,13 +59,7 @@ def _app(sandbox: Any, state: SandboxState) -> FolioApp:
 
 
 def _app_on(sandbox: Any, state: SandboxState, record: dict[str, Any]) -> FolioApp:
-    client = GitBookClient(
-        token=Token(TOKEN),
-        base_url=SANDBOX_URL,
-        transport=SandboxTransport(sandbox),
-        retry=RetryPolicy(sleep=_no_sleep),
-    )
-    services = Services(client, where="the demo sandbox")
+    services = sandbox_services(sandbox)
     services.comments.clock = lambda: FROZEN_AT
     trail = (state.orgs[state.demo_org]["title"], state.spaces[record["space"]]["title"])
     app = FolioApp(

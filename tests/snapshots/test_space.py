@@ -11,29 +11,16 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from folio.api import GitBookClient, RetryPolicy, Token
-from folio.sandbox import SandboxState, SandboxTransport
-from folio.services import Services
+from folio.sandbox import SandboxState
 from folio.tui.app import FolioApp
 from folio.tui.screens.space import SpaceScreen
-from tests.conftest import SANDBOX_URL, TOKEN
+from tests.snapshots.support import sandbox_services
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
 
 
-async def _no_sleep(seconds: float) -> None:
-    return None
-
-
 def _app(sandbox: Any, state: SandboxState) -> FolioApp:
-    # Built here, not with the async `client` fixture: snap_compare runs the app on its own event loop.
-    client = GitBookClient(
-        token=Token(TOKEN),
-        base_url=SANDBOX_URL,
-        transport=SandboxTransport(sandbox),
-        retry=RetryPolicy(sleep=_no_sleep),
-    )
-    services = Services(client, where="the demo sandbox")
+    services = sandbox_services(sandbox)
     sid = next(s["id"] for s in state.spaces.values() if s["title"] == "Getting Started")
     app = FolioApp(services, start=lambda: SpaceScreen(services, sid, trail=("Northwind Labs",)))
     app.animation_level = "none"

@@ -13,30 +13,17 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from folio.api import GitBookClient, RetryPolicy, Token
-from folio.sandbox import SandboxState, SandboxTransport
-from folio.services import Services
+from folio.sandbox import SandboxState
 from folio.tui.app import FolioApp
 from tests.api.sites_support import site_id
-from tests.conftest import SANDBOX_URL, TOKEN
+from tests.snapshots.support import sandbox_services
 from tests.tui.test_structure_editor import Host
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
 
 
-async def _no_sleep(seconds: float) -> None:
-    return None
-
-
 def _app(sandbox: Any, state: SandboxState) -> FolioApp:
-    # Built here, not with the async `client` fixture: snap_compare runs the app on its own event loop.
-    client = GitBookClient(
-        token=Token(TOKEN),
-        base_url=SANDBOX_URL,
-        transport=SandboxTransport(sandbox),
-        retry=RetryPolicy(sleep=_no_sleep),
-    )
-    services = Services(client, where="the demo sandbox")
+    services = sandbox_services(sandbox)
     app = FolioApp(services, start=lambda: Host(services, state.demo_org, site_id(state)))
     app.animation_level = "none"
     return app
