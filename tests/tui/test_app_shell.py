@@ -24,7 +24,7 @@ from textual.command import CommandPalette
 from textual.content import Content
 from textual.dom import DOMNode
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Header, Input, Static
 from textual.widgets._header import HeaderTitle
 
 from folio.services import Services
@@ -461,3 +461,47 @@ async def test_command_line_cr_in_a_real_space(open_app: Any, services: Services
 def frame_text(app: FolioApp) -> str:
     strips = app.screen._compositor.render_strips()
     return "\n".join("".join(segment.text for segment in strip) for strip in strips)
+
+
+async def test_a_command_typed_in_one_burst_with_its_colon_reaches_the_line(
+    open_app: Any, services: Services, state: Any
+) -> None:
+    """`:cr 99` and enter typed at once (a paste, a fast typist over SSH): the keys after `:` arrived before the
+    line was there and were lost, and the enter with them."""
+    from textual import events
+
+    space = pytest.importorskip("folio.tui.screens.space")
+    cr = next(c for c in state.change_requests.values() if state.spaces[c["space"]]["organization"] == state.demo_org)
+    async with open_app(lambda: space.SpaceScreen(services, cr["space"])) as (app, pilot):
+        driver = app._driver
+        assert driver is not None
+        for key, char in [("colon", ":"), *((c if c != " " else "space", c) for c in "cr 99"), ("enter", "\r")]:
+            event = events.Key(key, char)
+            event.set_sender(app)
+            driver.send_message(event)  # as the terminal's keys come: no wait between them
+        await settle(pilot)
+        assert isinstance(app.screen, CommandLineScreen)
+        said = str(app.screen.query_one(".command-line--message", Static).render())
+        assert said == "This space has no change request #99."
+
+
+async def test_a_colon_typed_into_a_filter_or_a_search_box_stays_text(
+    open_app: Any, services: Services, state: Any
+) -> None:
+    """`:` opens the command line before the focused widget sees it, except where text is being typed."""
+    from folio.tui.screens.search import SearchScreen
+    from folio.tui.widgets.resource_browser import ResourceBrowser
+
+    space = pytest.importorskip("folio.tui.screens.space")
+    cr = next(c for c in state.change_requests.values() if state.spaces[c["space"]]["organization"] == state.demo_org)
+    async with open_app(lambda: space.SpaceScreen(services, cr["space"])) as (app, pilot):
+        await pilot.press("slash", "a", "colon", "b")
+        await settle(pilot)
+        assert not isinstance(app.screen, CommandLineScreen)
+        box = app.screen.query(ResourceBrowser).first().query_one(Input)
+        assert box.value == "a:b"
+    async with open_app(lambda: SearchScreen(services, state.demo_org)) as (app, pilot):
+        await pilot.press("a", "colon", "b")
+        await settle(pilot)
+        assert not isinstance(app.screen, CommandLineScreen)
+        assert app.screen.query_one(Input).value == "a:b"

@@ -102,6 +102,7 @@ class FolioApp(Choosing):
             "command_line",
             "Command",
             show=False,
+            priority=True,  # before the focused widget: the keys typed right after `:` are the line's (a burst)
             id="app.command-line",
             tooltip="Type :org, :space or :site and a title, :cr and a number, or :q",
         ),
@@ -178,9 +179,20 @@ class FolioApp(Choosing):
         top = self.screen
         if action in ("quit", "command_line") and isinstance(top, ModalScreen) and not isinstance(top, CommandPalette):
             return False
+        if action == "command_line" and self._typing_text():
+            return False  # `:` is a character of what is being typed
         # One key, one meaning per screen: a key the screen (or a widget in it) binds is never the app's, even
         # while the screen's action is greyed out (it says why instead).
         return not self._shadowed(action)
+
+    def _typing_text(self) -> bool:
+        """Text is being typed: a text field has the focus, or a list's filter takes the keys typed after `/`."""
+        # (by name: importing TextArea before the first frame costs its start-up)
+        texts = {"Input", "TextArea"}
+        focused = self.focused
+        if focused is not None and any(cls.__name__ in texts for cls in type(focused).__mro__):
+            return True
+        return bool(self.screen.query(".-typing"))
 
     def _shadowed(self, action: str) -> bool:
         keys = {

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -119,6 +119,8 @@ class CommandLineScreen(ModalScreen[None]):
         self.resolve = resolve
         self.history = history if history is not None else []
         self.suggester = suggester
+        self._early: list[events.Key] = []
+        """Keys typed after ``:`` before the line was there to take them (a burst: ``:cr 12`` enter)."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -134,6 +136,32 @@ class CommandLineScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.say(None)
         self.input.focus()
+        early, self._early = self._early, []
+        for key in early:
+            self._type(key)
+            if key.key == "enter":
+                break  # (what follows an enter was meant for what the line opens)
+
+    def on_key(self, event: events.Key) -> None:
+        """A key that reached the screen while the line does not have the focus yet (typed in the same burst as
+        ``:``) goes into the line, in order, instead of being lost."""
+        if self.focused is not None or event.key == "escape":
+            return
+        event.stop()
+        event.prevent_default()
+        if self.is_mounted and not self._early:
+            self._type(event)
+        else:
+            self._early.append(event)
+
+    def _type(self, key: events.Key) -> None:
+        line = self.input
+        if key.key == "enter":
+            self.call_later(line.action_submit)
+        elif key.key == "backspace":
+            line.action_delete_left()
+        elif key.is_printable and key.character:
+            line.insert_text_at_cursor(key.character)
 
     def say(self, message: Content | str | None, *, error: bool = False) -> None:
         """Show ``message`` above the line (None hides it). Plain text only, never markup."""
