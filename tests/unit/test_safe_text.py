@@ -8,7 +8,7 @@ import unicodedata
 import pytest
 from textual.content import Content
 
-from folio.tui.safe import ELLIPSIS, safe
+from folio.tui.safe import ELLIPSIS, _general, safe
 
 
 def _no_controls(text: str) -> bool:
@@ -99,6 +99,41 @@ def test_none_and_ordinary_text() -> None:
     assert safe(None).plain == ""
     assert safe("Northwind Labs — Ünïcødé ✓ 👩‍💻").plain.startswith("Northwind Labs — Ünïcødé ✓ 👩")
     assert safe(None).spans == []
+
+
+# -- printable ASCII takes a short cut: it must end where the general path ends ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "Space 1234",
+        "  padded on both sides  ",
+        "inner   runs   of spaces stay",
+        "[b]markup[/b] [@click=app.quit]x[/] \\[escaped]",
+        "x" * 9,
+        "x" * 10,
+        "x" * 11,
+        "word " * 3,
+        "y" * 10 + "   ",
+        "ab        cd",
+        "z" * 300,  # past what is read at all: the general path cuts it
+    ],
+)
+@pytest.mark.parametrize("multiline", [False, True])
+def test_printable_ascii_comes_out_as_the_general_path_makes_it(text: str, multiline: bool) -> None:
+    assert text.isascii() and text.isprintable()
+    for limit in (1, 5, 10, 2000):
+        fast, general = safe(text, limit=limit, multiline=multiline), _general(text, limit, multiline)
+        assert (fast.plain, fast.spans, fast.cell_length) == (general.plain, general.spans, general.cell_length)
+
+
+@pytest.mark.parametrize("text", ["tab\there", "line\nbreak", "esc\x1b[2J", "del\x7f", "é", "\x9b31m"])
+def test_anything_else_takes_the_general_path(text: str) -> None:
+    assert not (text.isascii() and text.isprintable())  # (what the short cut checks)
+    assert safe(text, limit=40).plain == _general(text, 40, False).plain
 
 
 # -- an unterminated sequence hides its own line at most ------------------------------------------------------

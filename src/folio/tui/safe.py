@@ -116,9 +116,26 @@ def safe(text: str | None, *, limit: int = 2000, multiline: bool = False) -> Con
     if not isinstance(text, str):
         text = str(text)
     limit = max(1, limit)
-    # Read only what can matter: a megabyte of title is not shown, and the sequences removed from what is read
-    # can only shorten it.
-    budget = limit * 4 + 256
+    if text.isascii() and text.isprintable() and len(text) <= _budget(limit):
+        # The common case (most titles, every id): printable ASCII has no escape, control, tab or line-break
+        # character, so only the spaces at its ends and its length can need work: what :func:`_general` makes
+        # of it, at a tenth of the cost (a list of 10,000 spaces makes 20,000 of these).
+        text = text.rstrip() if multiline else text.strip()
+        if len(text) > limit:
+            return Content(text[: limit - 1].rstrip() + ELLIPSIS, strip_control_codes=False)
+        return Content(text, cell_length=len(text), strip_control_codes=False)
+    return _general(text, limit, multiline)
+
+
+def _budget(limit: int) -> int:
+    """How much of a text is read at most: a megabyte of title is not shown, and the sequences removed from
+    what is read can only shorten it."""
+    return limit * 4 + 256
+
+
+def _general(text: str, limit: int, multiline: bool) -> Content:
+    """:func:`safe` for any string (``limit`` at least 1)."""
+    budget = _budget(limit)
     clipped = len(text) > budget
     if clipped:
         text = text[:budget]
