@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import copy
 
+import msgspec
 import pytest
 
-from folio.api import GitBookClient, RetryPolicy, Token, errors
+from folio.api import GitBookClient, RetryPolicy, Token, errors, pagination
 from folio.models.space import ContentPointer, Space, SpaceSummary
 from folio.sandbox import SandboxState, SandboxTransport, create_app
 from folio.sandbox.seed.content import MISSING_PAGE
@@ -60,12 +61,27 @@ async def test_space_summaries_read_what_a_row_shows_and_skip_the_rest(
     assert [s.id for s in rows] == [s.id for s in full]
     assert all(type(s) is SpaceSummary for s in rows)
     for row, space in zip(rows, full, strict=True):
-        assert row.model_dump() == space.model_dump(include=set(SpaceSummary.model_fields))
-        assert row.model_extra is None and not hasattr(row, "permissions")
+        shown = msgspec.structs.asdict(row)
+        urls = shown.pop("urls")
+        assert shown == {name: getattr(space, name) for name in shown}
+        assert space.urls is not None and urls is not None
+        assert (urls.app, urls.published) == (space.urls.app, space.urls.published)
+        assert not hasattr(row, "__dict__") and not hasattr(row, "permissions")
     opened = rows[0].change_requests_open  # the count a row shows is the full space's count
     assert opened == (await client.spaces.get(rows[0].id)).change_requests_open
     with pytest.raises(errors.NotFound):
         await client.spaces.summaries("no-such-org").collect()
+
+
+async def test_the_sandboxs_space_pages_are_read_by_msgspec_alone(
+    client: GitBookClient, state: SandboxState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(item_type: object) -> None:
+        raise AssertionError(f"a page of spaces was read again by pydantic as {item_type}")
+
+    monkeypatch.setattr(pagination, "_envelope_adapter", refuse)
+    rows = await client.spaces.summaries(state.demo_org, limit=1000).collect()
+    assert len(rows) == 12 and all(row.created_at is not None and row.urls is not None for row in rows)
 
 
 async def test_space_counts_and_permissions(client: GitBookClient, state: SandboxState) -> None:

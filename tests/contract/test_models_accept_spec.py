@@ -9,6 +9,7 @@ generator's). See tests/contract/generate.py for how recursion is bounded and wh
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from typing import Any
 
@@ -18,6 +19,8 @@ from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 from pydantic import TypeAdapter
 
+from folio.api.pagination import is_struct, parse_envelope_json
+from folio.models.space import OrgSpaceSummary
 from tests.contract.catalogue import MODELS
 from tests.contract.generate import FORMATS, schema_for
 from tests.contract.openapi import Description, load
@@ -38,6 +41,10 @@ one level deep to keep the file's time: their deeper parts are their own rows (S
 # that cannot (hypothesis-jsonschema refuses it, or the cut leaves nothing) is listed here with the reason,
 # never skipped silently.
 NOT_GENERATED: dict[str, str] = {}
+
+STRUCT_LENIENT: dict[str, Any] = {"SpaceSummary": OrgSpaceSummary}
+"""The models that are msgspec Structs (list rows) are read as their lists read them: a page of one item, decoded
+by msgspec, and what msgspec refuses read by this pydantic type and converted (folio.api.pagination)."""
 
 SETTINGS = settings(
     max_examples=EXAMPLES,
@@ -72,14 +79,22 @@ def test_the_model_reads_every_instance_of_its_schema(
     if name in NOT_GENERATED:
         pytest.skip(NOT_GENERATED[name])
     validator = description.validator(pointer.removeprefix("#"))
-    adapter = _adapter(target)
+    if is_struct(target):
+        lenient = STRUCT_LENIENT[name]
+
+        def read(instance: Any) -> None:
+            raw = json.dumps({"items": [instance]}).encode()
+            parse_envelope_json(target, raw, method="GET", path=f"({name})", lenient=lenient)
+
+    else:
+        read = _adapter(target).validate_python
 
     @SETTINGS
     @given(_strategy(description, name, pointer))
     def reads(instance: Any) -> None:
         problems = [e.message[:200] for e in validator.iter_errors(instance)][:3]
         assert problems == [], f"the generator drew an instance the description rejects: {problems}"
-        adapter.validate_python(instance)
+        read(instance)
 
     reads()
 

@@ -14,7 +14,7 @@ from folio.models.comment import Comment, EmojiReaction
 from folio.models.common import ListEnvelope, Page, PagesList, Revision
 from folio.models.member import Member, Team
 from folio.models.site import Site
-from folio.models.space import Space, SpaceSummary
+from folio.models.space import Space, SpaceBase
 
 USER = {"object": "user", "id": "u1", "displayName": "Ada", "urls": {"location": "https://api/users/u1"}}
 SPACE = {"object": "space", "id": "s1", "title": "Docs", "visibility": "private"}
@@ -38,7 +38,7 @@ COUNTS = [
     (ListEnvelope[Any], {"items": [], "count": 7}, "count", 7),
     (Space, {**SPACE, "comments": 4.0, "changeRequests": 1.5}, "comments", 4),
     (Space, {**SPACE, "changeRequestsOpen": 2.6, "changeRequestsDraft": 0.0}, "change_requests_open", 3),
-    (SpaceSummary, {**SPACE, "changeRequestsOpen": 1.2}, "change_requests_open", 1),
+    (SpaceBase, {**SPACE, "changeRequestsOpen": 1.2}, "change_requests_open", 1),  # (list rows: test_space_rows)
     (ChangeRequest, {**CR, "comments": 5.0}, "comments", 5),
     (ChangeRequestChanges, {"changes": [], "more": 10.4}, "more", 10),
     (Comment, {**COMMENT, "replies": 2.0}, "replies", 2),

@@ -1,5 +1,6 @@
 """Reading a page of a list from its bytes: the fast item type, the lenient one for wrapped items, and the garbage
-collector paused while a big page is read."""
+collector paused while a big page is read (by pydantic, and by msgspec for a list of Structs: tests/unit/
+test_space_rows.py reads those rows)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from typing import Annotated, Any
 import pytest
 from pydantic import AfterValidator
 
+from folio.api import pagination
 from folio.api.errors import ResponseError
 from folio.api.pagination import BIG_PAGE, parse_envelope_json
-from folio.models.space import OrgSpaceItem, OrgSpaceSummary, Space, SpaceSummary
+from folio.models.space import OrgSpaceItem, OrgSpaceSummary, Space, SpaceBase, SpaceSummary
 
 SPACE = {"object": "space", "id": "s1", "title": "Guide", "visibility": "public", "changeRequestsOpen": 2}
 
@@ -42,7 +44,7 @@ def _reads_with_collector(seen: list[bool]) -> Any:
         seen.append(gc.isenabled())
         return value
 
-    return Annotated[SpaceSummary, AfterValidator(record)]
+    return Annotated[SpaceBase, AfterValidator(record)]
 
 
 def test_the_collector_is_paused_while_a_big_page_is_read_and_back_on_after() -> None:
@@ -71,3 +73,28 @@ def test_the_collector_comes_back_when_a_big_page_fails_and_stays_off_if_it_was_
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+class _Recording:
+    """A Struct page decoder that notes whether the collector was on while it decoded."""
+
+    def __init__(self, decoder: Any, seen: list[bool]) -> None:
+        self.decoder, self.seen = decoder, seen
+
+    def decode(self, raw: bytes) -> Any:
+        self.seen.append(gc.isenabled())
+        return self.decoder.decode(raw)
+
+
+def test_the_collector_is_paused_while_a_big_page_of_structs_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[bool] = []
+    real = pagination._struct_decoder
+    monkeypatch.setattr(pagination, "_struct_decoder", lambda item_type: _Recording(real(item_type), seen))
+    big = page(*({**SPACE, "id": f"s{n}", "title": "x" * 200} for n in range(BIG_PAGE // 200)))
+    envelope = parse_envelope_json(SpaceSummary, big, method="GET", path="/x", lenient=OrgSpaceSummary)
+    assert len(envelope.items) == BIG_PAGE // 200 and seen == [False] and gc.isenabled()
+    parse_envelope_json(SpaceSummary, page(SPACE), method="GET", path="/x", lenient=OrgSpaceSummary)
+    assert seen == [False, True]
+    with pytest.raises(ResponseError):
+        parse_envelope_json(SpaceSummary, big + b"]", method="GET", path="/x", lenient=OrgSpaceSummary)
+    assert seen == [False, True, False] and gc.isenabled()

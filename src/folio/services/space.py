@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from folio.api.errors import NotOffered
 from folio.models.common import ContentRefFile, ContentRefPage, File, Page
-from folio.models.space import Space, SpaceSummary
+from folio.models.space import Space, SpaceLike
 from folio.services import format
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ def space_facts(space: Space) -> str:
     return " · ".join(parts)
 
 
-def deleted_note(space: SpaceSummary) -> str | None:
+def deleted_note(space: SpaceLike) -> str | None:
     """``Deleted, restorable until 2026-11-08 09:00 UTC`` for a deleted space (None for a live one): what a
     screen that opens a deleted space says (the window is the trash's, ``folio.services.trash``)."""
     from folio.services.trash import restorable_until  # the lifecycle's rules live with the trash

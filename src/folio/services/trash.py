@@ -26,7 +26,7 @@ from folio.services.connection import Connection
 
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
-    from folio.models.space import Space, SpaceSummary
+    from folio.models.space import Space, SpaceLike, SpaceSummary
     from folio.services import Services
 
 __all__ = ["LIST_PAGE", "RESTORE_WINDOW", "TrashService", "restorable_until", "time_left"]
@@ -40,7 +40,7 @@ READS_AT_ONCE = 8
 """Spaces read by id at the same time while the trash is gathered."""
 
 
-def restorable_until(space: SpaceSummary) -> datetime | None:
+def restorable_until(space: SpaceLike) -> datetime | None:
     """When a deleted space is removed for good (None: it is not deleted)."""
     if space.deleted_at is None:
         return None
@@ -70,7 +70,7 @@ class TrashService:
         self._known: dict[str, dict[str, str]] = {}
         """organization id -> space id -> title: every space Folio saw in the organization this run."""
 
-    def saw(self, org_id: str, spaces: Iterable[SpaceSummary]) -> None:
+    def saw(self, org_id: str, spaces: Iterable[SpaceLike]) -> None:
         """Spaces of ``org_id`` seen by any screen: if one is deleted later, the trash will find it."""
         known = self._known.setdefault(org_id, {})
         for space in spaces:
@@ -123,7 +123,7 @@ class TrashService:
         if self._services is not None:
             self._services.changes.bump(("spaces",), ("spaces", org_id), ("trash", org_id))
 
-    async def restore(self, space: SpaceSummary) -> Space:
+    async def restore(self, space: SpaceLike) -> Space:
         """Bring the deleted space back (it is listed in its organization again)."""
         restored = await self._client.spaces.restore(space.id)
         org_id = restored.organization or space.organization
@@ -132,7 +132,7 @@ class TrashService:
         self._changed(org_id)
         return restored
 
-    async def delete(self, space: SpaceSummary) -> bool:
+    async def delete(self, space: SpaceLike) -> bool:
         """Delete the space (restorable for 7 days: the trash of its organization shows it). False when there
         was no such space."""
         if space.organization:
