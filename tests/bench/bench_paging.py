@@ -6,13 +6,16 @@ Starts ``folio sandbox serve --scale 10000`` in a child process (its big organiz
 about 770 bytes each) and pages them at ``limit=1000``, the sides interleaved round by round:
 
     folio client                ``client.spaces.summaries(org, limit=1000).pages()``, the product's path for a
-                                list: each space read as a ``SpaceSummary`` (the fields a row shows; the rest
-                                skipped while reading), the collector paused while a page is read
+                                list: each space read as a ``SpaceSummary``, a msgspec Struct of the fields a row
+                                shows (the rest skipped while reading), the collector paused while a page is read
     folio client, gc paused     the same with the garbage collector off for the whole paging
-    folio client, full Space    ``client.spaces.list(...)``: every field of every space (what opening one reads)
-    httpx + validate_json       raw ``httpx.AsyncClient`` + ``TypeAdapter(ListEnvelope[SpaceSummary])
-                                .validate_json``: the same validation as the client's list path
-    httpx + validate (full)     the same with ``ListEnvelope[Space]``
+    folio client, full Space    ``client.spaces.list(...)``: every field of every space, pydantic (what opening
+                                one reads)
+    httpx + msgspec decode      raw ``httpx.AsyncClient`` + ``parse_envelope_json(SpaceSummary, ...)``: the same
+                                decoding as the client's list path
+    httpx + pydantic rows       raw httpx + ``TypeAdapter(ListEnvelope[PydanticSpaceSummary]).validate_json``:
+                                the pydantic row model the client used before issue 15 (tests/bench/decode_pages.py)
+    httpx + validate (full)     raw httpx + ``TypeAdapter(ListEnvelope[Space]).validate_json``
     httpx + json.loads          raw httpx, JSON parsed into dicts, nothing validated
     httpx bytes only            raw httpx, the body read and not parsed (the cursors were learned beforehand)
     @gitbook/api (node)         the official TypeScript client in a long-lived node process (tests/bench/node),
@@ -24,7 +27,11 @@ from memory by ``tests/bench/replay_server.py`` (another child process): against
 costs show. The replay server is timed 1, 5 and 10 pages deep (1,000, 5,000, 10,000 spaces: how the cost grows);
 the sandbox itself 10 pages deep.
 
-Targets at 10,000 (on both servers): Folio at most 1.2x raw httpx with the same validation, and no slower than the
+Before the HTTP sides, the decode table (issue 15): a page of 100, 1,000 and 10,000 (10 pages) spaces decoded
+from the recorded bytes by ``json.loads``, by the pydantic row model of before and by the msgspec Struct, with the
+memory each keeps per row (tests/bench/decode_pages.py).
+
+Targets at 10,000 (on both servers): Folio at most 1.2x raw httpx with the same decoding, and no slower than the
 TypeScript client. Node and ``@gitbook/api@0.202.0`` are needed for the last side: the package is installed into
 ``.cache/bench/node`` when missing (``npm install``); without node or npm the side is reported as skipped. One more
 pass of Folio's client runs under cProfile against the replay server, to show where its time goes.
@@ -49,8 +56,9 @@ import httpx
 from pydantic import TypeAdapter
 
 from folio.api import GitBookClient, Token
+from folio.api.pagination import parse_envelope_json
 from folio.models.common import ListEnvelope
-from folio.models.space import Space, SpaceSummary
+from folio.models.space import OrgSpaceSummary, Space, SpaceSummary
 from tests.bench.common import (
     BENCH_TOKEN,
     Report,
@@ -64,16 +72,18 @@ from tests.bench.common import (
     standalone,
     summarize,
 )
+from tests.bench.decode_pages import PydanticSpaceSummary, decode_table
 from tests.bench.node_client import NodeClient, ensure_node_client
 
 NAME = "paging"
 TARGET_VS_HTTPX = 1.2
 TARGET_VS_TS = 1.0
-FOLIO, FOLIO_NO_GC, FOLIO_FULL, VALIDATE, VALIDATE_FULL, JSON_ONLY, BYTES, NODE = (
+FOLIO, FOLIO_NO_GC, FOLIO_FULL, VALIDATE, PYDANTIC_ROWS, VALIDATE_FULL, JSON_ONLY, BYTES, NODE = (
     "folio client",
     "folio client, gc paused",
     "folio client, full Space",
-    "httpx + validate_json",
+    "httpx + msgspec decode",
+    "httpx + pydantic rows",
     "httpx + validate (full)",
     "httpx + json.loads",
     "httpx bytes only",
@@ -94,7 +104,7 @@ class Sides:
         self.http = httpx.AsyncClient(
             base_url=base_url + "/v1", headers={"Authorization": f"Bearer {BENCH_TOKEN}"}, timeout=60
         )
-        self.adapter: TypeAdapter[ListEnvelope[SpaceSummary]] = TypeAdapter(ListEnvelope[SpaceSummary])
+        self.adapter: TypeAdapter[ListEnvelope[PydanticSpaceSummary]] = TypeAdapter(ListEnvelope[PydanticSpaceSummary])
         self.full_adapter: TypeAdapter[ListEnvelope[Space]] = TypeAdapter(ListEnvelope[Space])
         self.cursors: list[str | None] = []
 
@@ -139,8 +149,21 @@ class Sides:
         finally:
             gc.enable()
 
-    async def validate(self, depth: int, *, full: bool = False) -> None:
+    async def decode(self, depth: int) -> None:
+        """Raw httpx, each page decoded as the client decodes it (the msgspec Struct rows)."""
         spaces: list[SpaceSummary] = []
+        cursor: str | None = None
+        for _ in range(depth):
+            response = await self.http.get(self.path, params=self._params(cursor))
+            raw = response.raise_for_status().content
+            envelope = parse_envelope_json(SpaceSummary, raw, method="GET", path=self.path, lenient=OrgSpaceSummary)
+            spaces.extend(envelope.items)
+            cursor = envelope.next_page
+        self._check(len(spaces), depth, VALIDATE)
+
+    async def validate(self, depth: int, *, full: bool = False) -> None:
+        """Raw httpx, each page validated by pydantic: the row model of before, or the full Space."""
+        spaces: list[Any] = []
         cursor: str | None = None
         adapter: TypeAdapter[Any] = self.full_adapter if full else self.adapter
         for _ in range(depth):
@@ -148,7 +171,7 @@ class Sides:
             envelope = adapter.validate_json(response.raise_for_status().content)
             spaces.extend(envelope.items)
             cursor = envelope.next_page
-        self._check(len(spaces), depth, VALIDATE_FULL if full else VALIDATE)
+        self._check(len(spaces), depth, VALIDATE_FULL if full else PYDANTIC_ROWS)
 
     async def validate_full(self, depth: int) -> None:
         await self.validate(depth, full=True)
@@ -196,6 +219,7 @@ def node_side(node: NodeClient, depth: int, limit: int) -> Callable[[], Awaitabl
 # -- where the time goes -----------------------------------------------------------------------------------------
 
 BUCKETS = (
+    ("decoding (msgspec)", ("msgspec",)),
     ("validation (pydantic)", ("pydantic", "validate_python", "validate_json", "_unwrap_space")),
     ("JSON decoding", ("json/", "json.", "loads", "raw_decode", "decode' of '_json")),
     ("HTTP (httpx, httpcore, h11)", ("httpx", "httpcore", "h11", "anyio", "ssl", "socket")),
@@ -264,7 +288,8 @@ async def measure(
                 FOLIO: timed(sides.folio, depth),
                 FOLIO_NO_GC: timed(sides.folio_no_gc, depth),
                 FOLIO_FULL: timed(sides.folio_full, depth),
-                VALIDATE: timed(sides.validate, depth),
+                VALIDATE: timed(sides.decode, depth),
+                PYDANTIC_ROWS: timed(sides.validate, depth),
                 VALIDATE_FULL: timed(sides.validate_full, depth),
                 JSON_ONLY: timed(sides.json_only, depth),
                 BYTES: timed(sides.bytes_only, depth),
@@ -284,12 +309,12 @@ async def measure(
     return results, profiler, skipped
 
 
-NAMES = [FOLIO, FOLIO_NO_GC, FOLIO_FULL, VALIDATE, VALIDATE_FULL, JSON_ONLY, BYTES, NODE]
+NAMES = [FOLIO, FOLIO_NO_GC, FOLIO_FULL, VALIDATE, PYDANTIC_ROWS, VALIDATE_FULL, JSON_ONLY, BYTES, NODE]
 
 
 def side_table(title: str, samples: dict[str, list[float]], items: int, skipped: str) -> Table:
     table = Table(
-        title, ["side", "median ms", "p95 ms", "min ms", "runs", "µs / item", "vs httpx+validate", "vs TS client"]
+        title, ["side", "median ms", "p95 ms", "min ms", "runs", "µs / item", "vs httpx+decode", "vs TS client"]
     )
     for name in NAMES:
         if name not in samples:
@@ -313,7 +338,7 @@ def side_table(title: str, samples: dict[str, list[float]], items: int, skipped:
 
 def add_targets(report: Report, server: str, samples: dict[str, list[float]], items: int, skipped: str) -> None:
     report.add_target(
-        f"paging {items:,} ({server}): folio client vs raw httpx + same validation",
+        f"paging {items:,} ({server}): folio client vs raw httpx + same decoding",
         ratio(samples[FOLIO], samples[VALIDATE]),
         TARGET_VS_HTTPX,
         unit="x",
@@ -344,6 +369,17 @@ async def run_async(quick: bool) -> Report:
         report.note(f"Sandbox at scale {scale:,}: the largest organization has {count:,} spaces; limit={limit}.")
         recording = Path(folder) / "pages.json"
         await record(sandbox_url, org, limit, deepest, recording)
+        pages = [text.encode() for text in json.loads(recording.read_text()).values()]
+        if quick:
+            sizes = {limit * d: pages[:d] for d in depths}
+        else:
+            small = Path(folder) / "small.json"
+            await record(sandbox_url, org, 100, 1, small)
+            sizes = {100: [text.encode() for text in json.loads(small.read_text()).values()], 1000: pages[:1]}
+            sizes[items] = pages[:deepest]
+        decoding, decode_figures = decode_table(sizes, 2 if quick else 15)
+        report.add_table(decoding)
+        report.figures["decode"] = decode_figures
         replay_command = [sys.executable, "-m", "tests.bench.replay_server", str(recording)]
         with server_process(replay_command, "the replay server") as replay_url:
             replay, profiler, replay_skipped = await measure(replay_url, org, limit, depths, 1 if quick else 9, node)
