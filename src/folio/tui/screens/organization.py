@@ -109,6 +109,10 @@ class OrganizationScreen(ContentActions, ContentLoading, FolioScreen):
         self._mounting: dict[str, Awaitable[None]] = {}
         self._content_painted = asyncio.Event()
         """Set once a pass of :meth:`load_content` showed its first rows or ended."""
+        self._content_shown = asyncio.Event()
+        """Set once a pass of :meth:`load_content` showed every row it had (a cache hit, or the fresh read), or
+        failed: the inbox and the sites are mounted, and loaded, after it (``_fill_tabs``)."""
+        self._tabs: TabbedContent | None = None
         self._first_frame = asyncio.Event()
         """Set after the frame the cached paint is shown in (the fresh read after it waits for it)."""
         self._content_loading = False
@@ -122,7 +126,8 @@ class OrganizationScreen(ContentActions, ContentLoading, FolioScreen):
     def compose(self) -> ComposeResult:
         shown = self._first_tab()
         yield Header(icon="")
-        with TabbedContent(id="organization-tabs", initial=shown):
+        self._tabs = TabbedContent(id="organization-tabs", initial=shown)
+        with self._tabs:
             for tab in TABS:
                 with TabPane(f"{TABS.index(tab) + 1} {TAB_LABELS[tab]}", id=tab):
                     if tab == shown:
@@ -150,7 +155,12 @@ class OrganizationScreen(ContentActions, ContentLoading, FolioScreen):
 
     @property
     def tabs(self) -> TabbedContent:
-        return self.query_one(TabbedContent)
+        return self._tabs if self._tabs is not None else self.query_one(TabbedContent)
+
+    def tabs_attached(self) -> bool:
+        """Whether the tabs are there to ask (``check_action`` is asked before mount and while the screen goes
+        away too; a query for them walked every widget of the screen, at every bindings update)."""
+        return self._tabs is not None and self._tabs.is_attached
 
     @property
     def content_tree(self) -> CollectionsTree:
@@ -213,8 +223,16 @@ class OrganizationScreen(ContentActions, ContentLoading, FolioScreen):
         self._reload_if_written()
 
     async def _fill_tabs(self) -> None:
-        """Mount the tabs not shown yet (their loads start then)."""
-        await asyncio.gather(*(self._ensure(tab) for tab in TABS))
+        """Mount the tabs not shown yet, one at a time, their loads starting then: the other content tab first
+        (the same load feeds it), the inbox and the sites once the content is shown (they would compete with it
+        for the loop and the service: a key typed meanwhile, the spaces' pages, waited behind their mounts and
+        their hundreds of rows). A tab asked for (its number) is mounted at once (``_ensure``)."""
+        for tab in CONTENT_TABS:
+            await self._ensure(tab)
+        await self._content_shown.wait()
+        for tab in TABS:
+            await asyncio.sleep(0)  # the keys and frames waiting go first
+            await self._ensure(tab)
 
     async def _ensure(self, tab: str) -> None:
         """Mount the widget of ``tab`` and start it, unless it is there already; return when it is ready."""
@@ -312,13 +330,14 @@ class OrganizationScreen(ContentActions, ContentLoading, FolioScreen):
         focused = self.focused
         if focused is None or isinstance(focused, Input):
             return focused is not None
-        return any(browser.has_class("-typing") for browser in self.query(ResourceBrowser))
+        # (the tabs' lists, not a query of the screen: this is asked at every key and bindings update)
+        return any(browser.has_class("-typing") for browser in map(self._browser, list(self._ready)) if browser)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("show_tab", "filter") and self._typing():
             return False  # the key is text for the filter: it goes on to the list
         if action == "filter":
-            browser = self._browser(self.tabs.active) if self.query("#organization-tabs") else None
+            browser = self._browser(self.tabs.active) if self.tabs_attached() else None
             return browser is not None and self.focused is browser.list
         return super().check_action(action, parameters)
 

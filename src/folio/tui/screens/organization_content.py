@@ -94,8 +94,7 @@ class ContentActions(Explains):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in CONTENT_ACTIONS:
-            tabs = self.query("#organization-tabs")  # asked before mount and while the screen goes away too
-            if not tabs or self._org().tabs.active not in ("collections", "spaces"):
+            if not self._org().tabs_attached() or self._org().tabs.active not in ("collections", "spaces"):
                 return False
             tree = self._org()._tree()
             if tree is not None and tree.grab is not None:

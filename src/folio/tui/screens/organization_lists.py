@@ -10,9 +10,12 @@ words, the ``/`` filter, ``enter`` opening the row's route (a space; a collectio
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
+from textual.content import Content
 
 from folio.models.space import Collection, SpaceSummary
 from folio.tui.navigation import Ids, Open
@@ -20,13 +23,14 @@ from folio.tui.safe import safe
 from folio.tui.screens.base import Item
 from folio.tui.widgets.collections_tree import CollectionsTree, visibility_words
 from folio.tui.widgets.loading_browser import FocusableBrowser
+from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import Column, ResourceList, Row
 from folio.tui.widgets.resource_panel import ResourcePanel
 
 if TYPE_CHECKING:
     from folio.services import Services
 
-__all__ = ["NO_SPACES", "SPACE_COLUMNS", "CollectionsPanel", "ContentPanel", "SpacesPanel", "item_of"]
+__all__ = ["NO_SPACES", "SPACE_COLUMNS", "CollectionsPanel", "ContentPanel", "SpacesPanel", "item_of", "space_row"]
 
 SPACE_COLUMNS = (
     Column("title", "Space"),
@@ -36,6 +40,26 @@ SPACE_COLUMNS = (
     Column("crs", "Open CRs", 8, align="right"),
 )
 NO_SPACES = "This organization has no spaces yet."
+
+
+def space_row(item: SpaceSummary, titles: dict[str, str], age: Callable[[datetime | None], str]) -> Row:
+    """The spaces list's row of ``item`` (``titles``: collection id -> title; ``age``: how long ago a time was).
+    It needs no widget: the organization's load builds the rows of thousands of spaces in a thread, whether
+    the spaces tab is mounted yet or not."""
+    title = safe(item.title or item.id, limit=120)
+    visibility = visibility_words(item.visibility)
+    collection = _collection_cell(titles.get(item.parent or "", ""))
+    updated = age(item.updated_at)
+    crs = str(item.change_requests_open)
+    # What the filter matches, as the row would work it out, without asking each cell whether it is Content.
+    search = f"{title.plain} {visibility} {collection.plain} {updated} {crs}".lower()
+    return Row(key=item.id, cells=[title, visibility, collection, updated, crs], search=search, data=item)
+
+
+@lru_cache(maxsize=1024)
+def _collection_cell(title: str) -> Content:
+    """The Collection cell (the same few titles on thousands of rows: one Content each)."""
+    return safe(title, limit=60)
 
 
 def item_of(data: Any) -> Item | None:
@@ -60,6 +84,13 @@ class ContentPanel(ResourcePanel[SpaceSummary]):
         self._read_again = reload
         self._kind: type | None = None
         """The type of the row under the cursor when the footer last drew its keys."""
+
+    _composed: ResourceBrowser | None = None
+    """The list this panel composed (the screen reads it at every key and bindings update: no query)."""
+
+    @property
+    def browser(self) -> ResourceBrowser:
+        return self._composed if self._composed is not None else super().browser
 
     def reload(self, *, keep: str | None = None) -> None:
         self._started = True
@@ -99,20 +130,11 @@ class SpacesPanel(ContentPanel):
 
     def compose(self) -> ComposeResult:
         # (no hint line; the list keeps the id the session and the tests know it by)
-        yield FocusableBrowser(self.COLUMNS, empty=self.empty_text(), id="organization-spaces")
+        self._composed = FocusableBrowser(self.COLUMNS, empty=self.empty_text(), id="organization-spaces")
+        yield self._composed
 
     def row(self, item: SpaceSummary) -> Row:
-        return Row(
-            key=item.id,
-            cells=[
-                safe(item.title or item.id, limit=120),
-                visibility_words(item.visibility),
-                safe(self.collection_titles.get(item.parent or "", ""), limit=60),
-                self.services.browse.age(item.updated_at),
-                str(item.change_requests_open),
-            ],
-            data=item,
-        )
+        return space_row(item, self.collection_titles, self.services.browse.age)
 
 
 class CollectionsPanel(ContentPanel):
@@ -121,12 +143,15 @@ class CollectionsPanel(ContentPanel):
     NOUN = "collection or space"
     PLURAL = "collections and spaces"
 
+    _tree: CollectionsTree | None = None
+
     def compose(self) -> ComposeResult:
-        yield CollectionsTree(id="organization-tree")
+        self._composed = self._tree = CollectionsTree(id="organization-tree")
+        yield self._tree
 
     @property
     def content_tree(self) -> CollectionsTree:
-        return self.query_one(CollectionsTree)
+        return self._tree if self._tree is not None else self.query_one(CollectionsTree)
 
     def item_of(self, item: SpaceSummary) -> Item | None:
         return item_of(item)

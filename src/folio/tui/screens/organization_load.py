@@ -6,6 +6,9 @@ It is built for an organization of 10,000 spaces and more: pages of :data:`PAGE_
 page's rows appended to the spaces list in one go, the tree built from the whole list once the first page is in
 and again at the end (each build is of the whole tree: once per page would grow with the square of the pages),
 the rows of a large page and the tree's layout worked out in a thread, so keys typed while it loads act at once.
+The spaces' rows are built whether the spaces tab is mounted or not, and kept: a tab mounted later is given
+them as they are. From the cache, only what the first frame shows is worked out on the loop; what follows that
+frame goes to a thread as from the service.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
+from functools import partial
 from typing import TYPE_CHECKING, cast
 
 from textual import work
@@ -21,7 +25,7 @@ from textual.content import Content
 from folio.services.browse import build_tree
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first, is_cached_only, staged
-from folio.tui.screens.organization_lists import CollectionsPanel, ContentPanel, SpacesPanel
+from folio.tui.screens.organization_lists import CollectionsPanel, ContentPanel, SpacesPanel, space_row
 from folio.tui.widgets.change_request_inbox import ChangeRequestInbox
 from folio.tui.widgets.collections_tree import CollectionsTree, Prepared
 from folio.tui.widgets.resource_list import Row
@@ -42,6 +46,8 @@ TREE_EVERY = 2.0
 """While the spaces come, the tree is built again at most this often (seconds), besides the first page and the end."""
 FIRST_PAINT = 200
 """From the cache, the first frame waits for this many spaces (more than a screen shows), the rest follow it."""
+REMEMBER_STEP = 500
+"""The go-to is given the spaces loaded this many at a time, the loop taking keys between."""
 
 
 class ContentLoading:
@@ -52,6 +58,10 @@ class ContentLoading:
     _content_loading: bool
     _content_errors: dict[str, Content]
     _space_titles: dict[str, str] | None
+    _space_rows: list[Row] | None = None
+    _tree_draws = 0
+    """How many times the tree was laid out (a layout finished after a later one began is not shown)."""
+    """The spaces list's rows of :attr:`spaces`, built by the load (None: not built; a list being loaded grows)."""
     _painted: tuple[list[Collection], list[list[SpaceSummary]]] | None = None
     """The collections and the pages of spaces the cache pass showed (the fresh read compares its pages)."""
 
@@ -76,10 +86,13 @@ class ContentLoading:
         a failure is said in each list's status line and what was shown stays. A content tab mounted while this
         runs is given every row loaded so far at the next page (and what was shown before, at once)."""
         org = self._org()
+        cache_pass = is_cached_only()
         try:
-            await self._load_content(is_cached_only())
+            await self._load_content(cache_pass)
         finally:
             org._content_painted.set()
+            if not cache_pass or self.spaces:
+                org._content_shown.set()
 
     async def _load_content(self, cache_pass: bool) -> None:
         """The body of :meth:`load_content`; ``cache_pass``: this pass reads the cache only, before the first
@@ -102,10 +115,11 @@ class ContentLoading:
         except Exception as exc:
             collections_failed = exc
         titles = {c.id: c.title or c.id for c in self.collections}
+        make = partial(space_row, titles=titles, age=browse.age)
         shown = self._panel("spaces")
         keep = shown.list.highlighted.key if shown is not None and shown.list.highlighted else None
         loaded: list[SpaceSummary] = []
-        rows: list[Row] = []
+        rows: list[Row] = []  # the rows of ``loaded``, page for page
         fed: set[int] = set()  # the spaces lists given their first rows: the next pages are appended
         tree_drawn = 0.0  # when the tree was last built (0: not yet in this load)
         # A fresh read over a cached paint that finds the very pages the cache had changes nothing on screen:
@@ -129,34 +143,27 @@ class ContentLoading:
 
         try:
             async for page in spaces_pages():
-                first = not loaded
-                loaded.extend(page)
                 pages.append(page)
-                if first and not same:  # (while the pages are the cache's, the cached list stays in use)
-                    self.spaces = loaded
                 if same and painted is not None:
                     if len(pages) <= len(painted[1]) and page == painted[1][len(pages) - 1]:
-                        continue  # what the cache showed: nothing to build
+                        loaded.extend(page)
+                        continue  # what the cache showed: nothing to build (the cached list stays in use)
                     same = False  # from here on, the rows are built (those before this page too)
-                    self.spaces = loaded
-                    rows = await self._rows_of(loaded[: -len(page)])
+                    rows = await self._rows_of(loaded, make)
                     tree_drawn = 0.0
+                page_rows = await self._rows_of(page, make)
+                if self.spaces is not loaded:  # the first page built: the lists show this load from now on
+                    self.spaces, self._space_rows = loaded, rows
+                loaded.extend(page)  # (the spaces and their rows grow together: a tab mounted now is given both)
+                rows.extend(page_rows)
                 spaces = self._panel("spaces")
-                page_rows: list[Row] = []
                 if isinstance(spaces, SpacesPanel):
                     spaces.collection_titles = titles
-                    make = spaces.row
-                    page_rows = (
-                        await asyncio.to_thread(lambda: [make(space) for space in page])  # noqa: B023 (awaited here)
-                        if len(page) > ASIDE and not cache_pass  # (the first frame waits for the cached rows)
-                        else [make(space) for space in page]
-                    )
                     if id(spaces) in fed:
                         spaces.browser.append_rows(page_rows)
                     else:
-                        spaces.browser.set_rows([*rows, *page_rows], keep=keep)
+                        spaces.browser.set_rows(rows, keep=keep)
                         fed.add(id(spaces))
-                rows.extend(page_rows)
                 now = time.monotonic()
                 if collections_failed is None and self._tree() is not None and now - tree_drawn >= TREE_EVERY:
                     await self._draw_tree(loaded)
@@ -178,14 +185,16 @@ class ContentLoading:
             return
         if split and len(pages) > 1:  # the fresh read compares whole pages with the cache's
             pages[0:2] = [pages[0] + pages[1]]
-        self.spaces = loaded
         if same and painted is not None and len(pages) != len(painted[1]):  # fewer pages than the cache had
             same = False
-            rows = await self._rows_of(loaded)
+            rows = await self._rows_of(loaded, make)
+            self.spaces, self._space_rows = loaded, rows
             for panel in self._content_panels():
                 if isinstance(panel, SpacesPanel):
                     panel.browser.set_rows(rows, keep=keep)
                     fed.add(id(panel))
+        if not same:
+            self.spaces = loaded
         if same:
             fed.update(id(panel) for panel in self._content_panels())  # the cached rows stay
         elif collections_failed is None and self._tree() is not None:
@@ -202,55 +211,64 @@ class ContentLoading:
             panel = mounted
             if isinstance(panel, SpacesPanel) and id(panel) not in fed:  # mounted during the last page
                 panel.collection_titles = titles
-                panel.browser.set_rows(rows or [panel.row(space) for space in loaded], keep=keep)
+                panel.browser.set_rows(self._space_rows or [], keep=keep)
             # (collections not seen before: the tree waits for the fresh read)
             panel.browser.set_loading(tab == "collections" and collections_failed is not None and cache_pass)
             panel.failed = self._content_errors.get(tab)
             if panel.failed is not None:
                 panel.browser.set_error(panel.failed)
-            panel.items = loaded
-        for space in loaded:  # the go-to offers every space loaded
-            org.remember("space", {"space_id": space.id}, space.title or space.id)
+            panel.items = self.spaces
         org.refresh_bindings()
+        if same and self._space_titles is not None:
+            return  # what the cached pass offered the go-to and named in the inbox is what the service has
         self._space_titles = {space.id: space.title or space.id for space in loaded}
         inbox = org._mounted("change-requests")
         if isinstance(inbox, ChangeRequestInbox) and inbox.is_attached:
             inbox.set_space_titles(self._space_titles)
+        for start in range(0, len(loaded), REMEMBER_STEP):  # the go-to offers every space loaded
+            if start:
+                await asyncio.sleep(0)
+            for space in loaded[start : start + REMEMBER_STEP]:
+                org.remember("space", {"space_id": space.id}, space.title or space.id)
 
-    async def _rows_of(self, spaces: list[SpaceSummary]) -> list[Row]:
-        """The spaces list's rows of ``spaces`` (in a thread when they are many; none while it is not mounted)."""
-        panel = self._panel("spaces")
-        if not isinstance(panel, SpacesPanel) or not spaces:
-            return []
-        make = panel.row
-        if len(spaces) > ASIDE:
-            return await asyncio.to_thread(lambda: [make(space) for space in spaces])
+    async def _rows_of(self, spaces: list[SpaceSummary], make: Callable[[SpaceSummary], Row]) -> list[Row]:
+        """The spaces list's rows of ``spaces``: in a thread when they are many, unless the first frame waits
+        for them (a cached paint)."""
+        if len(spaces) > ASIDE and self._org()._first_frame.is_set():
+            items = list(spaces)
+            return await asyncio.to_thread(lambda: [make(space) for space in items])
         return [make(space) for space in spaces]
 
     async def _draw_tree(self, spaces: list[SpaceSummary]) -> None:
-        """Lay the whole tree out (in a thread when it is large: the UI loop keeps taking keys), then show it."""
+        """Lay the whole tree out (in a thread when it is large: the UI loop keeps taking keys), then show it,
+        unless a later call drew it meanwhile."""
         tree = self._tree()
         if tree is None:
             return
+        self._tree_draws += 1
+        drawing = self._tree_draws
         collections, shown = list(self.collections), list(spaces)
         age = self._org().services.browse.age
         prepare: Callable[[], Prepared] = lambda: tree.prepare(build_tree(collections, shown), age)  # noqa: E731
-        aside = len(shown) > ASIDE and not is_cached_only()  # (the first frame waits for the cached rows)
+        aside = len(shown) > ASIDE and self._org()._first_frame.is_set()  # (a cached paint waits for it)
         prepared = await asyncio.to_thread(prepare) if aside else prepare()
-        if self._tree() is tree:
+        if self._tree() is tree and self._tree_draws == drawing:
             tree.show_prepared(prepared)
 
     def _show_content(self, tab: str) -> None:
-        """Show what is loaded (and how its load goes) in the content tab ``tab``, just mounted."""
+        """Show what is loaded (and how its load goes) in the content tab ``tab``, just mounted: the spaces'
+        rows as the load built them, the tree laid out in a thread when it is large."""
         panel = self._panel(tab)
         if panel is None:
             return
         if isinstance(panel, CollectionsPanel):
             if self.spaces and "collections" not in self._content_errors:
-                panel.content_tree.show(build_tree(self.collections, self.spaces), self._org().services.browse.age)
+                self._org().run_worker(self._draw_tree(self.spaces), group="organization-tree", exit_on_error=False)
         elif isinstance(panel, SpacesPanel) and self.spaces:
             panel.collection_titles = {c.id: c.title or c.id for c in self.collections}
-            panel.browser.set_rows([panel.row(space) for space in self.spaces], staged=False)
+            rows = self._space_rows
+            if rows is not None and len(rows) == len(self.spaces):  # (else the load gives them at its next page)
+                panel.browser.set_rows(rows, staged=False)
         if tab in self._content_errors:
             panel.browser.set_error(self._content_errors[tab])
         elif self._content_loading:
