@@ -1,12 +1,19 @@
-"""A :class:`~folio.tui.widgets.resource_browser.ResourceBrowser` that keeps the focus while it loads.
+"""A :class:`~folio.tui.widgets.resource_browser.ResourceBrowser` that keeps the focus while it loads, for the
+long lists a user filters at once (the spaces of an organization, its change request inbox).
 
 Textual's loading indicator makes a widget unfocusable: a list opened by its tab key while its first page loads
 (``2/guide`` typed in one burst over a large organization) could not take the focus, and every key after the tab's
 number was lost. This browser says "Loading…" in its status line only, so its list takes the focus, and the keys
 typed, at once.
+
+The keys typed after ``/`` cost as little as they can: the filter box is made once the list is on screen (not by
+the ``/``, where its mount delayed the first keys typed into it), and a key typed from the list filters the rows
+once (the box's change that follows finds them filtered already; a change overtaken by a later key is skipped).
 """
 
 from __future__ import annotations
+
+from textual.widgets import Input
 
 from folio.tui.widgets.resource_browser import ResourceBrowser
 
@@ -14,8 +21,28 @@ __all__ = ["FocusableBrowser"]
 
 
 class FocusableBrowser(ResourceBrowser):
-    """A ResourceBrowser whose list stays focusable while it loads (the status line says it loads)."""
+    """A ResourceBrowser whose list stays focusable while it loads (the status line says it loads), with its
+    filter box made ahead of the ``/``."""
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._make_filter_box)
+
+    def _make_filter_box(self) -> None:
+        if self.is_attached and self.filter_box is None:
+            self.filter_input  # noqa: B018 (made and mounted, hidden until /)
 
     def set_loading(self, loading: bool = True) -> None:
         super().set_loading(loading)
         self.list.loading = False
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        box = self.filter_box
+        if box is None or event.input is not box:
+            return
+        if event.value != box.value:  # overtaken by a later key: its own change follows
+            event.stop()
+            event.prevent_default()  # (not the base's, which filters every row again)
+        elif event.value.lower().strip() == self.list.filter_text:  # the rows are filtered for it already
+            event.stop()
+            event.prevent_default()
+            self._draw_status()
