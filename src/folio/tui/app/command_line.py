@@ -97,10 +97,10 @@ class CommandLine(Navigation):
         if argument:
             ids["query"] = argument
         if index < 0:
-            return lambda: self.jump(lambda: routes.build(self.services, route.kind, ids, trail=("Organizations",)))
+            return lambda: self.jump(lambda: self.screen_for(route.kind, ids, trail=("Organizations",)))
         stack = self.trail_screens
         trail = tuple(getattr(stack[index], "org_trail", None) or getattr(stack[index], "trail", ()) or ())
-        return lambda: self.jump(lambda: routes.build(self.services, route.kind, ids, trail=trail), keep=index + 1)
+        return lambda: self.jump(lambda: self.screen_for(route.kind, ids, trail=trail), keep=index + 1)
 
     def _resolve_change_request(self, number: int) -> Pending | Callable[[], object] | str:
         stack = self.trail_screens
@@ -126,6 +126,6 @@ class CommandLine(Navigation):
             return None
 
         def go() -> None:
-            self.jump(lambda: routes.build(self.services, "change-request", ids, trail=trail), keep=index + 1)
+            self.jump(lambda: self.screen_for("change-request", ids, trail=trail), keep=index + 1)
 
         return Pending(exists, go, looking=f"Looking for #{number}…")

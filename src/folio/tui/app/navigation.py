@@ -4,6 +4,10 @@ jumps that ``-`` undoes, and the stack kept to match the breadcrumb trail.
 A jump keeps the screens of the current stack whose trail leads to the screen jumped to (so ``esc`` after
 ``:space …`` from an organization goes back to that organization, as the breadcrumb says) and replaces the rest;
 the screens it replaced are kept alive (installed) so ``-`` puts them back as they were, scroll positions and all.
+
+The last :data:`KEEP_VISITED` screens opened through a route stay alive too once they are left: opening the same
+thing again (``enter`` on its row, ``:org``, the go-to) pushes that screen back as it was, cursor and all, instead
+of building it again, and it reads its data again once it is on screen (:meth:`FolioScreen.revisit`).
 """
 
 from __future__ import annotations
@@ -22,7 +26,10 @@ from folio.tui.safe import safe
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-__all__ = ["Loaded", "Navigation"]
+__all__ = ["KEEP_VISITED", "Loaded", "Navigation"]
+
+KEEP_VISITED = 4
+"""How many screens left behind stay alive for a reopen (a screen of 10,000 rows holds a few MB)."""
 
 OpenScreen = Callable[[], "Screen[Any]"]
 
@@ -46,6 +53,8 @@ class Navigation(Connectivity):
     before_jump: list[Screen[Any]]
     _kept: set[Screen[Any]]
     _arriving: list[Screen[Any]]
+    _visited: dict[tuple[str, str], Screen[Any]] | None = None
+    """(kind, key) -> the screen opened for it, kept alive (installed) for a reopen; latest last."""
 
     # -- opening ---------------------------------------------------------------------------------------------
 
@@ -58,10 +67,10 @@ class Navigation(Connectivity):
         """Open the screen of ``kind`` for ``ids`` on top of the one in view (``jump``: as a go-to)."""
         trail = tuple(getattr(self.screen, "trail", ()) or ())
         if jump:
-            self.jump(lambda: routes.build(self.services, kind, ids, title=title, trail=trail))
+            self.jump(lambda: self.screen_for(kind, ids, title=title, trail=trail))
             return
         try:
-            screen = routes.build(self.services, kind, ids, title=title, trail=trail)
+            screen = self.screen_for(kind, ids, title=title, trail=trail)
         except Exception as exc:  # a screen that cannot be built is a bug of ours: say so, keep the stack
             from folio.tui.errors import notify_error
 
@@ -78,8 +87,9 @@ class Navigation(Connectivity):
         self.loaded[key] = Loaded(kind, ids, title, trail)
 
     def forget(self, kind: str, ids: Ids) -> None:
-        """A deleted thing: the go-to no longer offers it."""
+        """A deleted thing: the go-to no longer offers it, and its kept screen is let go."""
         self.loaded.pop((kind, key_of(ids)), None)
+        self.forget_screen(kind, ids)
 
     def candidates(self, kind: str | None = None) -> list[Candidate]:
         """What is loaded (of ``kind``), latest first, titles made safe."""
@@ -95,7 +105,59 @@ class Navigation(Connectivity):
         if found is None:
             self.notify(f"That {kind.replace('-', ' ')} is no longer loaded.", severity="warning", markup=False)
             return
-        self.jump(lambda: routes.build(self.services, found.kind, found.ids, title=found.title, trail=found.trail))
+        self.jump(lambda: self.screen_for(found.kind, found.ids, title=found.title, trail=found.trail))
+
+    # -- screens kept for a reopen ---------------------------------------------------------------------------
+
+    def screen_for(self, kind: str, ids: Ids, *, title: str | None = None, trail: tuple[str, ...] = ()) -> Screen[Any]:
+        """The screen of ``kind`` for ``ids``: the one left behind earlier when it is still kept (and in no stack),
+        under ``trail`` now; otherwise a new one (``routes.build``), kept from now on. Raises as ``routes.build``."""
+        visited = self._visited
+        if visited is None:
+            visited = self._visited = {}
+        key = (kind, key_of(ids))
+        screen = visited.pop(key, None)
+        if screen is not None and (getattr(screen, "services", None) is not self.services or self._in_stack(screen)):
+            screen = None  # another account's, or on screen already: a new one
+        if screen is None:
+            screen = routes.build(self.services, kind, ids, title=title, trail=trail)
+        else:
+            screen.parent_trail = trail  # type: ignore[attr-defined]
+            screen.revisit_due = True  # type: ignore[attr-defined]  # (FolioScreen: read again once painted)
+        visited[key] = screen
+        if not self.is_screen_installed(screen):
+            self.install_screen(screen, f"folio-visit-{id(screen)}")
+        return screen
+
+    def _in_stack(self, screen: Screen[Any]) -> bool:
+        return any(screen in stack for stack in self._screen_stacks.values())
+
+    def _release_visited(self) -> None:
+        """Let go of the screens kept for a reopen beyond the last :data:`KEEP_VISITED` (none in a stack or
+        needed by ``-``), and of those of another account."""
+        visited = self._visited
+        if not visited:
+            return
+        left = [key for key, screen in visited.items() if not self._in_stack(screen)]
+        extra = len(left) - KEEP_VISITED
+        for key in left:
+            screen = visited[key]
+            if extra <= 0 and getattr(screen, "services", None) is self.services:
+                continue
+            del visited[key]
+            extra -= 1
+            if screen in self.before_jump or screen in self._arriving:
+                self._kept.add(screen)  # ``-`` still needs it: released with the jump's screens
+                continue
+            self.uninstall_screen(screen)
+            if screen.is_attached:
+                screen.remove()
+
+    def forget_screen(self, kind: str, ids: Ids) -> None:
+        """The thing of ``kind`` is gone (deleted): a reopen builds its screen again."""
+        visited = self._visited
+        if visited:
+            visited.pop((kind, key_of(ids)), None)
 
     # -- the stack -------------------------------------------------------------------------------------------
 
@@ -142,9 +204,15 @@ class Navigation(Connectivity):
         self._arriving = list(upcoming)
 
     def _release_kept(self) -> None:
-        """Uninstall (and so let Textual free) the kept screens that ``-`` no longer needs and no stack holds."""
+        """Uninstall (and so let Textual free) the kept screens that ``-`` no longer needs and no stack holds
+        (and those kept for a reopen beyond the last few)."""
+        self._release_visited()
+        visited = set((self._visited or {}).values())
         for screen in list(self._kept):
             if screen in self.before_jump or screen in self._arriving:
+                continue
+            if screen in visited:
+                self._kept.discard(screen)  # kept for a reopen from now on
                 continue
             if any(screen in stack for stack in self._screen_stacks.values()):
                 continue

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from textual import events, on
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
@@ -63,6 +64,9 @@ class FolioScreen(Screen[None], Explains):
     ROUTE: ClassVar[str | None] = None
     """The kind of this screen's route (``folio.tui.routes``): the session and the go-to build it from its ids."""
 
+    revisit_due: bool = False
+    """Set by the app when it pushes this screen back after it was left: :meth:`revisit` runs after its frame."""
+
     crumb: str = ""
     """This screen's segment of the breadcrumb trail (set by the subclass or its constructor)."""
 
@@ -81,9 +85,28 @@ class FolioScreen(Screen[None], Explains):
         self.crumb = safe(crumb, limit=60).plain
         self._draw_sub_title()
 
+    @on(events.ScreenSuspend)
+    def _note_styles(self) -> None:
+        self._styled_for = self.app._css_update_count  # (Textual's count of CSS changes: a theme, a CSS reload)
+
+    @on(events.ScreenResume)
+    def _keep_styles(self, event: events.ScreenResume) -> None:
+        """Back on screen (a child closed, or kept and opened again): its widgets kept their styles, and only a
+        change of the app's CSS while it was away (a theme) needs every node styled again (Textual restyles at
+        every resume: 20-40 ms for a screen of lists, most of a reopen). Runs before Textual's own handler."""
+        if self.__dict__.get("_styled_for") == self.app._css_update_count:
+            event.refresh_styles = False
+
     def on_screen_resume(self) -> None:
         self._draw_sub_title()
         restore_view(self)
+        if self.revisit_due:
+            self.revisit_due = False
+            self.call_after_refresh(self._revisit_after_paint)  # (it is on screen now: after its first frame)
+
+    def _revisit_after_paint(self) -> None:
+        if self.is_current and self.services.connection.may_refresh():
+            self.revisit()
 
     def show_age(self, key: str, stored_at: float | None) -> None:
         """A load of this screen shows data cached at ``stored_at`` (None: it is fresh now); the header says
@@ -118,6 +141,12 @@ class FolioScreen(Screen[None], Explains):
 
     def action_refresh(self) -> None:
         """Reload; screens override it."""
+
+    def revisit(self) -> None:
+        """Opened again after it was left: the app kept this screen alive and pushed it back as it was (see
+        ``folio.tui.app.navigation``); read the data again, as a new screen would after its cached paint. By
+        default the screen's refresh (``r``)."""
+        self.action_refresh()
 
     def action_copy_id(self) -> None:
         item = self.current_item()
