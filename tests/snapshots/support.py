@@ -64,6 +64,26 @@ async def loaded(pilot: Pilot[None], rounds: int = 1) -> None:
     await pilot.pause()
 
 
+def pressed(*keys: str, wait_each: bool = False) -> Callable[[Pilot[None]], Awaitable[None]]:
+    """Load, press ``keys`` with a pause after each (``wait_each``: and let the workers it started finish), then
+    wait once for what they started; the cursors keep their blink (the screens it is used on show none)."""
+
+    async def run(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        for key in keys:
+            await pilot.press(key)
+            await pilot.pause()
+            if wait_each:
+                await pilot.app.workers.wait_for_complete()
+        if not wait_each:
+            await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    return run
+
+
 def after(*keys: str, still: bool = True) -> Callable[[Pilot[None]], Awaitable[None]]:
     """Load, press ``keys`` letting what each started finish, then (``still``) stop the cursors blinking:
     snap_compare's own ``press`` runs after ``run_before`` and does not wait for workers."""

@@ -6,17 +6,15 @@ Update with ``pytest tests/snapshots/test_change_request.py --snapshot-update`` 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 
 from folio.sandbox import SandboxState
 from folio.tui.app import FolioApp
 from folio.tui.screens.change_request import ChangeRequestScreen
 from folio.tui.widgets.change_overview import ChangesPane
-from tests.snapshots.support import sandbox_services
+from tests.snapshots.support import pressed, sandbox_services
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
 
@@ -37,44 +35,32 @@ def _app(sandbox: Any, state: SandboxState, subject: str) -> FolioApp:
     return app
 
 
-def _after(*keys: str) -> Callable[[Pilot[None]], Awaitable[None]]:
-    async def run(pilot: Pilot[None]) -> None:
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-        for key in keys:
-            await pilot.press(key)
-            await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-
-    return run
-
-
 @pytest.mark.parametrize("size", SIZES)
 def test_overview(snap_compare: Any, app: Any, state: SandboxState, size: tuple[int, int]) -> None:
-    assert snap_compare(_app(app, state, "Clarify Linux install steps"), terminal_size=size, run_before=_after())
+    assert snap_compare(_app(app, state, "Clarify Linux install steps"), terminal_size=size, run_before=pressed())
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_changes(snap_compare: Any, app: Any, state: SandboxState, size: tuple[int, int]) -> None:
-    assert snap_compare(_app(app, state, "Clarify Linux install steps"), terminal_size=size, run_before=_after("2"))
+    assert snap_compare(_app(app, state, "Clarify Linux install steps"), terminal_size=size, run_before=pressed("2"))
 
 
 def test_overview_outdated(snap_compare: Any, app: Any, state: SandboxState) -> None:
     subject = "Add pagination to the Robots API"
-    assert snap_compare(_app(app, state, subject), terminal_size=(80, 24), run_before=_after())
+    assert snap_compare(_app(app, state, subject), terminal_size=(80, 24), run_before=pressed())
 
 
 def test_changes_current_hunk_with_word_highlights(snap_compare: Any, app: Any, state: SandboxState) -> None:
     subject = "Failover: lower the DNS TTL first"
-    assert snap_compare(_app(app, state, subject), terminal_size=(160, 50), run_before=_after("2", "n"))
+    assert snap_compare(_app(app, state, subject), terminal_size=(160, 50), run_before=pressed("2", "n"))
 
 
 def test_changes_unified_with_a_viewed_page(snap_compare: Any, app: Any, state: SandboxState) -> None:
     subject = "Failover: lower the DNS TTL first"
-    assert snap_compare(_app(app, state, subject), terminal_size=(100, 30), run_before=_after("2", "n", "v"))
+    assert snap_compare(_app(app, state, subject), terminal_size=(100, 30), run_before=pressed("2", "n", "v"))
 
 
 def test_review_modal(snap_compare: Any, app: Any, state: SandboxState) -> None:
-    assert snap_compare(_app(app, state, "Clarify Linux install steps"), terminal_size=(80, 24), run_before=_after("R"))
+    assert snap_compare(
+        _app(app, state, "Clarify Linux install steps"), terminal_size=(80, 24), run_before=pressed("R")
+    )

@@ -6,18 +6,16 @@ Update with ``pytest tests/snapshots/test_review_checks.py --snapshot-update`` o
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 
 from folio.sandbox import SandboxState
 from folio.sandbox.domain.change_requests import open_change_request
 from folio.sandbox.seed.change_requests import commit, create, delete, edit
 from folio.tui.app import FolioApp
 from folio.tui.screens.change_request import ChangeRequestScreen
-from tests.snapshots.support import sandbox_services
+from tests.snapshots.support import pressed, sandbox_services
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
 
@@ -35,20 +33,6 @@ def _app(sandbox: Any, state: SandboxState) -> FolioApp:
     return app
 
 
-def _after(*keys: str) -> Callable[[Pilot[None]], Awaitable[None]]:
-    async def run(pilot: Pilot[None]) -> None:
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-        for key in keys:
-            await pilot.press(key)
-            await pilot.pause()
-            await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-
-    return run
-
-
 @pytest.mark.parametrize("size", SIZES)
 def test_checks(snap_compare: Any, app: Any, state: SandboxState, size: tuple[int, int]) -> None:
-    assert snap_compare(_app(app, state), terminal_size=size, run_before=_after("4"))
+    assert snap_compare(_app(app, state), terminal_size=size, run_before=pressed("4", wait_each=True))

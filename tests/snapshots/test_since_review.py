@@ -24,7 +24,7 @@ from folio.tui.app import FolioApp
 from folio.tui.screens.change_request import ChangeRequestScreen
 from folio.tui.widgets.change_overview import ChangesPane
 from tests.conftest import FROZEN_AT
-from tests.snapshots.support import freeze_now, sandbox_services
+from tests.snapshots.support import freeze_now, pressed, sandbox_services
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
 
@@ -69,30 +69,16 @@ def _app_on(sandbox: Any, state: SandboxState, record: dict[str, Any]) -> FolioA
     return app
 
 
-def _after(*keys: str) -> Callable[[Pilot[None]], Awaitable[None]]:
-    async def run(pilot: Pilot[None]) -> None:
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-        for key in keys:
-            await pilot.press(key)
-            await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-
-    return run
-
-
 @pytest.mark.parametrize("size", SIZES)
 def test_overview_says_what_changed_since(
     snap_compare: Any, app: Any, state: SandboxState, size: tuple[int, int]
 ) -> None:
-    assert snap_compare(_app(app, state), terminal_size=size, run_before=_after())
+    assert snap_compare(_app(app, state), terminal_size=size, run_before=pressed())
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_changes_since_review(snap_compare: Any, app: Any, state: SandboxState, size: tuple[int, int]) -> None:
-    assert snap_compare(_app(app, state), terminal_size=size, run_before=_after("2", "V"))
+    assert snap_compare(_app(app, state), terminal_size=size, run_before=pressed("2", "V"))
 
 
 def _detached_app(sandbox: Any, state: SandboxState) -> tuple[FolioApp, Callable[[Pilot[None]], Awaitable[None]]]:
@@ -113,7 +99,7 @@ def _detached_app(sandbox: Any, state: SandboxState) -> tuple[FolioApp, Callable
         markdown = linux["markdown"].replace(old, "The package needs Ubuntu 22.04 or newer, or Debian 12.")
         change = {"operation": "update_page", "page": linux["id"], "document": {"markdown": markdown}}
         apply_content_changes(state, record, [change], emeka)
-        await _after("3")(pilot)
+        await pressed("3")(pilot)
 
     return app, run
 
