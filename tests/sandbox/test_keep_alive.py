@@ -9,11 +9,7 @@ after the same 5 s as the client's pool, a request checked at 4.8 s and sent at 
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpcore._async.http11 as http11
@@ -21,34 +17,9 @@ import pytest
 
 from folio.api import GitBookClient, Token
 from folio.api.retry import RetryPolicy
-from tests.sandbox.test_serve import _read_address
 
 STALL = 0.5
 """Seconds the client's loop is busy between the pool's check and the send."""
-
-
-@pytest.fixture
-def served() -> Iterator[str]:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "folio", "sandbox", "serve", "--host", "127.0.0.1", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
-        yield _read_address(proc)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        for stream in (proc.stdout, proc.stderr):
-            if stream is not None:
-                stream.close()
 
 
 def test_a_pooled_connection_sent_on_late_is_still_open(served: str, monkeypatch: pytest.MonkeyPatch) -> None:
