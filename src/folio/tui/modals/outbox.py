@@ -14,19 +14,17 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
-from textual.app import App, ComposeResult
+from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Static
 
 from folio.services.comments import age, first_line
 from folio.services.outbox import FlushReport, OutboxItem, OutboxService, Step, outbox_of
 from folio.tui.modals.confirm import ConfirmModal
+from folio.tui.modals.queued_list import QueuedListModal
 from folio.tui.safe import safe
-from folio.tui.widgets.resource_list import Column, ResourceList, Row, render_cells
+from folio.tui.widgets.resource_list import Column, ResourceList, Row
 
 if TYPE_CHECKING:
     from folio.services import Services
@@ -63,20 +61,12 @@ async def flush_outbox(target: App[Any] | Widget, services: Services) -> FlushRe
     return report
 
 
-class OutboxModal(ModalScreen[None]):
+class OutboxModal(QueuedListModal):
     """``app.push_screen(OutboxModal(services))``: the batch of writes made offline (see the module docstring)."""
 
-    DEFAULT_CSS = """
-    OutboxModal { align: center middle; }
-    OutboxModal > Vertical { width: 100; max-width: 98%; height: 80%; border: thick $accent; padding: 0 1;
-                             background: $surface; }
-    OutboxModal .outbox--title { text-style: bold; padding: 1 0 0 0; }
-    OutboxModal .outbox--header { height: 1; color: $text-muted; text-style: bold; }
-    OutboxModal .outbox--status { height: auto; color: $text-muted; }
-    OutboxModal ResourceList { height: 1fr; min-height: 3; }
-    OutboxModal .outbox--detail { height: auto; max-height: 8; border-top: solid $panel; }
-    OutboxModal .outbox--help { height: 1; color: $text-muted; }
-    """
+    PART = "outbox"
+    COLUMNS = COLUMNS
+    HELP = "j/k move · s sends now · d discards a stuck item · esc closes"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "send", "Send now", id="outbox.send", tooltip="Send what waits in the outbox now"),
         Binding("d", "discard", "Discard", id="outbox.discard", tooltip="Drop the highlighted stuck item"),
@@ -92,31 +82,8 @@ class OutboxModal(ModalScreen[None]):
         self.sending: int | None = None
         self.report: FlushReport | None = None
 
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(Content("Outbox"), classes="outbox--title")
-            yield Static(classes="outbox--status")
-            yield Static(classes="outbox--header")
-            yield ResourceList(COLUMNS, id="outbox-list")
-            yield Static(classes="outbox--detail")
-            yield Static(
-                Content("j/k move · s sends now · d discards a stuck item · esc closes"), classes="outbox--help"
-            )
-
-    @property
-    def list(self) -> ResourceList:
-        return self.query_one("#outbox-list", ResourceList)
-
-    def on_mount(self) -> None:
-        self._show()
-        self.list.focus()
-
-    def on_resize(self) -> None:
-        self.call_after_refresh(self._draw_header)
-
-    def _draw_header(self) -> None:
-        width = max(1, self.list.scrollable_content_region.width or self.list.size.width)
-        self.query_one(".outbox--header", Static).update(render_cells(COLUMNS, [c.label for c in COLUMNS], width))
+    def heading(self) -> Content:
+        return Content("Outbox")
 
     # -- drawing -------------------------------------------------------------------------------------------
 
@@ -126,10 +93,7 @@ class OutboxModal(ModalScreen[None]):
             del self.known[id]  # discarded
         self.known.update(current)
         self.list.set_rows([self._row(item) for item in self.known.values()])
-        self._draw_header()
-        self._draw_status()
-        self._draw_detail()
-        self.refresh_bindings()
+        self.show_status(self._status())
 
     def _row(self, item: OutboxItem) -> Row:
         now = self.services.comments.clock()
@@ -144,7 +108,7 @@ class OutboxModal(ModalScreen[None]):
         ]
         return Row(str(item.id), cells, style=style, data=item.id)
 
-    def _draw_status(self) -> None:
+    def _status(self) -> str:
         items = list(self.known.values())
         waiting = sum(1 for i in items if i.state == "queued")
         stuck = sum(1 for i in items if i.state == "stuck")
@@ -165,14 +129,14 @@ class OutboxModal(ModalScreen[None]):
                 text = f"{counts}. s sends now." if waiting else counts + "."
             if self.report is not None and self.report.summary:
                 text = f"{self.report.summary} {text}"
-        self.query_one(".outbox--status", Static).update(Content(text))
+        return text
 
     @property
     def highlighted(self) -> OutboxItem | None:
         row = self.list.highlighted
         return self.known.get(row.data) if row is not None and isinstance(row.data, int) else None
 
-    def _draw_detail(self) -> None:
+    def detail(self) -> Content:
         item = self.highlighted
         detail = Content("")
         if item is not None:
@@ -183,12 +147,7 @@ class OutboxModal(ModalScreen[None]):
             if item.note:
                 parts.append(safe(item.note, limit=400))
             detail = Content("\n").join(parts)
-        self.query_one(".outbox--detail", Static).update(detail)
-
-    def on_resource_list_highlighted(self, event: ResourceList.Highlighted) -> None:
-        event.stop()
-        self._draw_detail()
-        self.refresh_bindings()
+        return detail
 
     def on_resource_list_selected(self, event: ResourceList.Selected) -> None:
         event.stop()  # enter shows nothing more than the detail below the list
@@ -247,6 +206,3 @@ class OutboxModal(ModalScreen[None]):
         self.known.pop(item.id, None)
         self._show()
         self.notify(f"Discarded: {safe(item.where or kind_words(item), limit=80).plain}", markup=False)
-
-    def action_close(self) -> None:
-        self.dismiss(None)

@@ -13,18 +13,15 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
-from textual.widgets import Static
 
 from folio.services.comments import age, first_line
 from folio.tui.modals.confirm import ConfirmModal
+from folio.tui.modals.queued_list import QueuedListModal
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.safe import safe
-from folio.tui.widgets.resource_list import Column, ResourceList, Row, render_cells
+from folio.tui.widgets.resource_list import Column, ResourceList, Row
 
 if TYPE_CHECKING:
     from folio.services import Services
@@ -41,20 +38,16 @@ COLUMNS = [
 ]
 
 
-class PendingReviewModal(ModalScreen[None]):
+class PendingReviewModal(QueuedListModal):
     """The held comments of one change request (see the module docstring)."""
 
     DEFAULT_CSS = """
-    PendingReviewModal { align: center middle; }
-    PendingReviewModal > Vertical { width: 110; max-width: 98%; height: 80%; border: thick $accent; padding: 0 1;
-                                    background: $surface; }
-    PendingReviewModal .pending--title { text-style: bold; padding: 1 0 0 0; }
-    PendingReviewModal .pending--status { height: auto; color: $text-muted; }
-    PendingReviewModal .pending--header { height: 1; color: $text-muted; text-style: bold; }
-    PendingReviewModal ResourceList { height: 1fr; min-height: 3; }
-    PendingReviewModal .pending--detail { height: auto; max-height: 6; border-top: solid $panel; }
-    PendingReviewModal .pending--help { height: 1; color: $text-muted; }
+    PendingReviewModal > Vertical { width: 110; }
+    PendingReviewModal .pending--detail { max-height: 6; }
     """
+    PART = "pending"
+    COLUMNS = COLUMNS
+    HELP = "j/k move · e edits · d drops · P holds or stops · esc closes"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("e", "edit", "Edit", id="pending.edit", tooltip="Change the text of the highlighted comment"),
         Binding("d", "drop", "Drop", id="pending.drop", tooltip="Drop the highlighted comment (asks first)"),
@@ -70,33 +63,8 @@ class PendingReviewModal(ModalScreen[None]):
         self.title_text = title
         self.items: list[HeldComment] = []
 
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            heading = Content.assemble("Pending review of ", safe(self.title_text or "this change request", limit=80))
-            yield Static(heading, classes="pending--title")
-            yield Static(classes="pending--status")
-            yield Static(classes="pending--header")
-            yield ResourceList(COLUMNS, id="pending-list")
-            yield Static(classes="pending--detail")
-            yield Static(
-                Content("j/k move · e edits · d drops · P holds or stops · esc closes"),
-                classes="pending--help",
-            )
-
-    @property
-    def list(self) -> ResourceList:
-        return self.query_one("#pending-list", ResourceList)
-
-    def on_mount(self) -> None:
-        self._show()
-        self.list.focus()
-
-    def on_resize(self) -> None:
-        self.call_after_refresh(self._draw_header)
-
-    def _draw_header(self) -> None:
-        width = max(1, self.list.scrollable_content_region.width or self.list.size.width)
-        self.query_one(".pending--header", Static).update(render_cells(COLUMNS, [c.label for c in COLUMNS], width))
+    def heading(self) -> Content:
+        return Content.assemble("Pending review of ", safe(self.title_text or "this change request", limit=80))
 
     # -- drawing -----------------------------------------------------------------------------------------------
 
@@ -133,10 +101,7 @@ class PendingReviewModal(ModalScreen[None]):
             status += " Your review (R) sends them first, in this order."
         if not self.services.pending_review.kept:
             status += " No local data is kept here: they last until Folio quits."
-        self.query_one(".pending--status", Static).update(Content(status))
-        self._draw_header()
-        self._draw_detail()
-        self.refresh_bindings()
+        self.show_status(status)
 
     @property
     def highlighted(self) -> tuple[int, HeldComment] | None:
@@ -145,18 +110,12 @@ class PendingReviewModal(ModalScreen[None]):
             return None
         return row.data, self.items[row.data]
 
-    def _draw_detail(self) -> None:
+    def detail(self) -> Content:
         found = self.highlighted
-        detail = Content("")
-        if found is not None:
-            item = found[1]
-            detail = Content("\n").join([safe(item.where, limit=200), safe(item.markdown.strip(), limit=400)])
-        self.query_one(".pending--detail", Static).update(detail)
-
-    def on_resource_list_highlighted(self, event: ResourceList.Highlighted) -> None:
-        event.stop()
-        self._draw_detail()
-        self.refresh_bindings()
+        if found is None:
+            return Content("")
+        item = found[1]
+        return Content("\n").join([safe(item.where, limit=200), safe(item.markdown.strip(), limit=400)])
 
     def on_resource_list_selected(self, event: ResourceList.Selected) -> None:
         event.stop()
@@ -203,6 +162,3 @@ class PendingReviewModal(ModalScreen[None]):
         self.services.pending_review.remove(self.space_id, self.cr_id, index)
         self._show(keep=max(0, index - 1))
         self.notify(f"Dropped: {safe(first_line(item.markdown, 60), limit=60).plain}", markup=False)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
