@@ -63,8 +63,9 @@ class SpacesResource(Resource):
         return self._list(Space, path("/orgs/{}/spaces", organization_id), limit=limit, lenient=OrgSpaceItem)
 
     def summaries(self, organization_id: str, *, limit: int | None = None) -> Paginator[SpaceSummary]:
-        """The organization's spaces as a list shows them (:class:`SpaceSummary`: what a row reads, the rest of
-        each space skipped while reading): the way to page through thousands. :meth:`get` reads one in full."""
+        """The organization's spaces as a list shows them (:class:`SpaceSummary`, a msgspec Struct: what a row
+        reads, the rest of each space skipped while reading; a page msgspec refuses is read by pydantic as
+        :data:`OrgSpaceSummary`): the way to page through thousands. :meth:`get` reads one in full."""
         return self._list(SpaceSummary, path("/orgs/{}/spaces", organization_id), limit=limit, lenient=OrgSpaceSummary)
 
     async def get(self, space_id: str, *, share_key: str | None = None) -> Space:
