@@ -35,7 +35,7 @@ COLUMNS = (
     Column("kind", "Kind", 9),
     Column("where", "Where"),
     Column("state", "State", 9),
-    Column("age", "Age", 5, align="right"),
+    Column("age", "Age", 10, align="right"),  # ("30 min ago")
 )
 STATE_WORDS = {"queued": "waiting", "sent": "sent", "stuck": "stuck"}
 
