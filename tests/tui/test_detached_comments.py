@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from folio.models.comment import Comment
 from folio.sandbox import SandboxState, SandboxTransport
@@ -17,6 +18,7 @@ from folio.sandbox.revisions import find_page, walk
 from folio.services import Services
 from folio.services.detached import BlockMemory, blocks_of
 from folio.tui.screens.change_request import ChangeRequestScreen
+from folio.tui.screens.thread import Post, ThreadScreen
 from folio.tui.widgets.comments_panel import BlockHead, CommentsPanel
 from tests.conftest import SANDBOX_URL, TOKEN
 from tests.tui.conftest import settle
@@ -135,3 +137,18 @@ async def test_the_old_text_comes_from_this_machine_first(
         assert panel.detached[comment.id].text == OLD
         found = find_page(state.revisions[record["revision"]]["pages"], linux["id"])
         assert found is not None and OLD not in found[0]["markdown"]
+
+
+async def test_the_thread_of_a_detached_comment_says_so(
+    services: Services, state: SandboxState, open_app: Opener, record: dict[str, Any], as_emeka: httpx.AsyncClient
+) -> None:
+    comment = await comment_on_the_block(services, record, linux_of(state, record)["id"])
+    thread = lambda: ThreadScreen(services, record["space"], comment.id, change_request=record["id"])  # noqa: E731
+    async with open_app(thread) as (app, _pilot):
+        assert "Detached" not in str(app.screen.query_one("#thread-where", Static).render())  # its block is there
+    await rewrite(state, record, as_emeka, NEW)
+    async with open_app(thread, size=(120, 30)) as (app, _pilot):
+        where = str(app.screen.query_one("#thread-where", Static).render())
+        assert "\u26a0 Detached \u201cThe package needs Ubuntu 22.04 or newer (Debian 12" in where
+        assert f"now most like \u201c{NEW}\u201d" in where
+        assert [post.item.id for post in app.screen.query(Post)][:1] == [comment.id]  # the thread is all there

@@ -180,6 +180,22 @@ class ThreadScreen(FolioScreen):
         target = next((p for p in self.posts if p.item.id == selected), None) or self.posts[0]
         target.focus()
         self.refresh_bindings()
+        self._look_for_its_block(thread)
+
+    @work(exclusive=True, group="thread-detached", exit_on_error=False)
+    async def _look_for_its_block(self, thread: Thread) -> None:
+        """A comment on a block its page no longer holds says so under the place line, with the block's text as it
+        was and the block most like it now (``services.detached``); a check that fails says nothing."""
+        try:
+            found = await self.services.detached.check(
+                self.space_id, [thread.comment], change_request=str(self.change_request or "") or None
+            )
+        except Exception:
+            return
+        gone = found.get(thread.comment.id)
+        if gone is not None and thread is self.thread:
+            line = Content("\n").join([safe(thread.where, limit=200), safe(gone.label(100), limit=260)])
+            self.query_one("#thread-where", Static).update(line)
 
     def _say(self, message: Content | None) -> None:
         widget = self.query_one("#thread-message", Static)
