@@ -10,18 +10,40 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from folio.config.paths import paths
 from folio.config.settings import TOKEN_ENV, Settings, SettingsError, ping_enabled, theme_of
 
 if TYPE_CHECKING:
+    from folio.api.client import GitBookClient
     from folio.config.logging import DebugLog
     from folio.services import Services
 
-__all__ = ["Launcher", "run_tui"]
+__all__ = ["API_BASE_URL", "Launcher", "run_tui", "service_url"]
 
 DEMO = "demo"
+API_BASE_URL = "https://api.gitbook.com"
+"""The service's address when neither the profile nor ``--base-url`` gives one (``folio.api.DEFAULT_BASE_URL``,
+named here so a start does not import the HTTP client to know it)."""
+
+
+def service_url(base_url: str) -> str:
+    """``base_url`` as the client keeps it (``GitBookClient.base_url``: no trailing ``/``, no ``/v1``): the
+    account index finds an account by it before the client is built."""
+    url = base_url.rstrip("/")
+    return url[:-3] if url.endswith("/v1") else url
+
+
+def _demo_client() -> GitBookClient:
+    """A client of the in-process sandbox (Starlette and the sandbox are imported here, when first asked)."""
+    from folio import cli
+    from folio.sandbox import SandboxTransport, create_app
+
+    return cli._client(cli.DEMO_BASE_URL, cli.DEMO_TOKEN, SandboxTransport(create_app()))
 
 
 class LaunchError(Exception):
@@ -43,15 +65,17 @@ class Launcher:
         return [*sorted(self.settings.profiles), DEMO]
 
     def services_for(self, name: str | None, *, first: bool = False) -> Services:
-        """The services of profile ``name`` (``demo``: the in-process sandbox); raises :class:`LaunchError`."""
+        """The services of profile ``name`` (``demo``: the in-process sandbox); raises :class:`LaunchError`.
+
+        The HTTP client (and for the demo the sandbox) is built when first used, not here: the first frame is
+        painted from the account's cache before httpx, pydantic, the models and Starlette are imported."""
         from folio import cli
         from folio.services import Services
 
         args = self.args
+        connect: Callable[[], GitBookClient]
         if name == DEMO:
-            from folio.sandbox import SandboxTransport, create_app
-
-            client = cli._client(cli.DEMO_BASE_URL, cli.DEMO_TOKEN, SandboxTransport(create_app()))
+            url, secret, connect = cli.DEMO_BASE_URL, cli.DEMO_TOKEN, _demo_client
             where, self.organization = "the demo sandbox", None
         else:
             resolved = self.settings.resolve(
@@ -68,21 +92,28 @@ class Launcher:
                 raise LaunchError(f"The profile {name!r} has no token ({resolved.problem}).")
             if self.log is not None:
                 self.log.redactor.add_secret(resolved.token)
-            client = cli._client(resolved.base_url, resolved.token)
-            where, self.organization = client.host, resolved.organization
+            url, secret = resolved.base_url or API_BASE_URL, resolved.token
+            connect = partial(cli._client, url, secret)
+            where, self.organization = urlsplit(service_url(url)).netloc, resolved.organization
         local = None
         if not args.no_cache:
             from folio.services.local import Local
 
             folders = paths()
-            # the demo's sandbox is new at each start: an earlier run's answers are not its data
-            local = Local(client, cache_dir=folders.cache_dir, state_dir=folders.state_dir, forget_answers=name == DEMO)
+            local = Local(
+                cache_dir=folders.cache_dir,
+                state_dir=folders.state_dir,
+                base_url=service_url(url),
+                secret=secret.strip(),
+                # the demo's sandbox is new at each start: an earlier run's answers are a first frame, not its data
+                forget_answers=name == DEMO,
+            )
             local.open_known()
+        services = Services(where=where, local=local, connect=connect)
         if args.offline and first:
             if local is None or local.account is None:
                 raise LaunchError("--offline needs what an earlier online run of this account kept, and there is none.")
-            client.set_offline("asked")
-        services = Services(client, where=where, local=local)
+            services.client.set_offline("asked")
         try:
             services.ping = ping_enabled(self.settings)
             from folio.services.sweep import approve_requires

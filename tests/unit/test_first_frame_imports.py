@@ -3,7 +3,9 @@
 Each case runs ``folio`` in a subprocess, headless (120x40), with a hook on the app's output: at the first frame
 that shows the organization list (the demo organization's title), it writes ``sys.modules`` and leaves. Two starts
 are checked: ``folio --demo`` (the sandbox in the process) and ``folio --base-url`` against ``folio sandbox serve``
-(a real account's path: no sandbox, no Starlette).
+(a real account's path: no sandbox, no Starlette); each as a first start (a new FOLIO_HOME: the list waits for the
+service) and as a second start (the FOLIO_HOME of a first start that confirmed its account: the list is painted from
+the cache, and the first frame imports no HTTP stack, no pydantic, no model and no sandbox, ``SECOND_START``).
 
 A module on a deny list, or a package that is neither on the allow-list of what is heavy and needed today (with
 the reason) nor in the standard library, fails the test: import it when first used (in the function, or in a
@@ -55,6 +57,30 @@ main(argv)
 os._exit(3)
 """
 
+PRIME = r"""
+import sys
+argv = sys.argv[1:]
+import textual.app as textual_app
+
+run_async = textual_app.App.run_async
+
+async def headless(self, **kw):
+    return await run_async(self, headless=True, size=(120, 40))
+
+textual_app.App.run_async = headless
+from folio.tui.app.connectivity import Connectivity
+
+who_am_i = Connectivity._who_am_i
+
+async def then_leave(self):
+    await who_am_i(self)  # the account is confirmed and its cache written: what a second start opens
+    self.exit()
+
+Connectivity._who_am_i = then_leave
+from folio.cli import main
+sys.exit(main(argv))
+"""
+
 # -- what may be there ----------------------------------------------------------------------------------------
 
 HEAVY_ALLOWED: dict[str, str] = {
@@ -99,6 +125,24 @@ DENIED: dict[str, str] = {
 }
 """Modules (and their submodules) the first frame must not import: what they are for, and when they belong."""
 
+SECOND_START_ALLOWED: dict[str, str] = {
+    "textual": "the UI",
+    "rich": "Textual draws with it",
+    "typing_extensions": "Textual",
+    "platformdirs": "where config, cache and state live (folio.config.paths)",
+}
+"""A second start paints the organization list from the cache (``folio.services.first_paint``, json only): its
+first frame needs no package but these."""
+
+SECOND_START_DENIED: dict[str, str] = {
+    "httpx": "the client is built after the first frame (Services.client)",
+    "pydantic": "the cached list is read with json; the models come with the fresh answer",
+    "folio.api": "the client is built after the first frame",
+    "folio.models": "the models come with the fresh answer, after the first frame",
+    "starlette": "the demo's sandbox is built after the first frame",
+    "folio.sandbox": "the demo's sandbox is built after the first frame",
+}
+
 BASE_URL_DENIED: dict[str, str] = {
     "starlette": "--base-url talks to a real service: no sandbox in the process",
     "folio.sandbox": "--base-url talks to a real service: no sandbox in the process",
@@ -107,7 +151,7 @@ BASE_URL_DENIED: dict[str, str] = {
 FIRST_SCREEN: dict[str, tuple[str, ...]] = {
     "folio.models": ("_base", "common", "organization", "search"),
     "folio.tui.screens": ("base", "organizations"),
-    "folio.tui.widgets": ("footer", "resource_browser", "resource_list", "resource_panel", "rows"),
+    "folio.tui.widgets": ("footer", "line_api", "resource_browser", "resource_list", "resource_panel", "rows"),
     "folio.api.resources": ("_base", "organizations"),
 }
 """Within these packages, only the first screen's modules (the organization list) are imported before its frame;
@@ -137,10 +181,29 @@ def _third_party(modules: set[str]) -> set[str]:
     return {t for t in tops if t not in sys.stdlib_module_names and not t.startswith("_") and t != "folio"}
 
 
-def _probe(tmp_path: Path, *argv: str) -> tuple[set[str], bool]:
-    out = tmp_path / "modules.json"
+def _env(tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TEXTUAL", "FOLIO_"))}
     env["FOLIO_HOME"] = str(tmp_path / "home")
+    return env
+
+
+def _prime(tmp_path: Path, *argv: str) -> None:
+    """A first start in ``tmp_path``'s FOLIO_HOME that leaves once who-am-I confirmed the account."""
+    done = subprocess.run(
+        [sys.executable, "-c", PRIME, *argv],
+        capture_output=True,
+        text=True,
+        env=_env(tmp_path),
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, f"the first start did not end well: {done.stderr[-2000:]}"
+    assert list((tmp_path / "home").rglob("responses-*.sqlite3")), "the first start kept no cache"
+
+
+def _probe(tmp_path: Path, *argv: str) -> tuple[set[str], bool]:
+    out = tmp_path / "modules.json"
+    env = _env(tmp_path)
     done = subprocess.run(
         [sys.executable, "-c", PROBE, str(out), MARKER, *argv],
         capture_output=True,
@@ -151,7 +214,10 @@ def _probe(tmp_path: Path, *argv: str) -> tuple[set[str], bool]:
     )
     assert done.returncode == 0 and out.exists(), f"no first frame with {MARKER!r}: {done.stderr[-2000:]}"
     found = json.loads(out.read_text())
-    return set(found["modules"]), bool(found["httpx_cli_loaded"])
+    modules = set(found["modules"])
+    if "httpx" not in modules:
+        modules.discard("httpx._main")  # alone, it is folio.cli's stand-in for httpx's command line, not httpx
+    return modules, bool(found["httpx_cli_loaded"])
 
 
 @pytest.fixture(scope="module")
@@ -189,6 +255,20 @@ def base_url_modules(served: str) -> tuple[set[str], bool]:
         return _probe(Path(tmp), "--base-url", served, "--token", "x")
 
 
+@pytest.fixture(scope="module")
+def demo_second_modules() -> tuple[set[str], bool]:
+    with tempfile.TemporaryDirectory() as tmp:
+        _prime(Path(tmp), "--demo")
+        return _probe(Path(tmp), "--demo")
+
+
+@pytest.fixture(scope="module")
+def base_url_second_modules(served: str) -> tuple[set[str], bool]:
+    with tempfile.TemporaryDirectory() as tmp:
+        _prime(Path(tmp), "--base-url", served, "--token", "x")
+        return _probe(Path(tmp), "--base-url", served, "--token", "x")
+
+
 def _check(modules: set[str], httpx_cli: bool, denied: dict[str, str]) -> None:
     assert not httpx_cli, "httpx's command-line client (click, pygments) was imported before the first frame"
     assert _denied(modules, denied) == [], "imported before the first frame; import them when first used"
@@ -207,6 +287,22 @@ def test_base_url_imports_no_sandbox_before_its_first_frame(base_url_modules: tu
     modules, httpx_cli = base_url_modules
     assert "folio.tui.screens.organizations" in modules
     _check(modules, httpx_cli, {**DENIED, **BASE_URL_DENIED})
+
+
+@pytest.mark.parametrize("start", ["demo_second_modules", "base_url_second_modules"])
+def test_a_second_start_paints_from_the_cache_before_the_http_stack(start: str, request: pytest.FixtureRequest) -> None:
+    modules, httpx_cli = request.getfixturevalue(start)
+    assert "folio.services.first_paint" in modules  # the list came from the cache, not from the service
+    _check(modules, httpx_cli, {**DENIED, **BASE_URL_DENIED, **SECOND_START_DENIED})
+    unknown = sorted(_third_party(modules) - set(SECOND_START_ALLOWED))
+    assert unknown == [], "new packages before a second start's first frame: import them after it"
+
+
+def test_the_second_start_allow_list_holds_only_what_its_first_frame_imports(
+    demo_second_modules: tuple[set[str], bool], base_url_second_modules: tuple[set[str], bool]
+) -> None:
+    seen = _third_party(demo_second_modules[0]) | _third_party(base_url_second_modules[0])
+    assert sorted(set(SECOND_START_ALLOWED) - seen) == [], "no longer imported: remove them from SECOND_START_ALLOWED"
 
 
 def test_the_allow_list_holds_only_what_a_first_frame_imports(

@@ -6,6 +6,7 @@ built on first use over one client; ``folio.cli`` makes it and hands it to the a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from folio.services.comments import CommentService
     from folio.services.conversations import ConversationsService
     from folio.services.detached import DetachedComments
+    from folio.services.first_paint import CachedOrganizations
     from folio.services.forecast import ForecastService
     from folio.services.local import Local
     from folio.services.mentions import MentionService
@@ -46,16 +48,32 @@ __all__ = ["BrowseService", "Connection", "Services"]
 
 class Services:
     """Every service of the product over one client: ``services.browse``, ``.space``, ``.review``, ``.comments``,
-    ``.sites``, ``.structure``; ``await services.me()`` is the signed-in user (asked once)."""
+    ``.sites``, ``.structure``; ``await services.me()`` is the signed-in user (asked once).
 
-    def __init__(self, client: GitBookClient, *, where: str | None = None, local: Local | None = None) -> None:
-        self.client = client
-        self.where = where or client.host
+    ``client`` may be given later as ``connect``, a function that builds it: the client is then built when first
+    used (``services.client``), so a start draws its first frame from the cache before httpx, pydantic and the
+    models are imported (``where`` must then be given)."""
+
+    def __init__(
+        self,
+        client: GitBookClient | None = None,
+        *,
+        where: str | None = None,
+        local: Local | None = None,
+        connect: Callable[[], GitBookClient] | None = None,
+    ) -> None:
+        if client is not None:
+            where = where or client.host
+        elif connect is None or not where:
+            raise ValueError("Services needs a client, or a way to build one (connect) and where it leads (where)")
+        self._client = client
+        self._connect = connect
+        self.where: str = where or ""
         """Where the data comes from, in words for the header (``api.gitbook.com``, ``the demo sandbox``)."""
         self.local = local
         """The account's cache, drafts, outbox and session on this machine (None: nothing is kept)."""
         self._me: User | None = None
-        self.connection = Connection(client)
+        self.connection = Connection(client, keeps_cache=local is not None)
         """The one owner of freshness: cache-first reads, offline state, the rate-limit pause, the probe."""
         self.ping = True
         """Whether opening an organization tells it the user is here (``ping = false`` in config.toml)."""
@@ -63,6 +81,31 @@ class Services:
         """What approving a change request waits for (``[review] approve_requires``: ``viewed``, ``resolved``)."""
         self.changes = Changes()
         """What was written, for the lists that show it (a list reloads when its topic moved)."""
+
+    @property
+    def client(self) -> GitBookClient:
+        """The HTTP client (built on first use when it was given as ``connect``)."""
+        if self._client is None:
+            assert self._connect is not None
+            client = self._client = self._connect()
+            if self.local is not None:
+                self.local.attach(client)
+            self.connection.attach(client)
+        return self._client
+
+    @property
+    def connected(self) -> bool:
+        """Whether the HTTP client is built (False until something is read from the service)."""
+        return self._client is not None
+
+    def cached_organizations(self) -> CachedOrganizations | None:
+        """The organization list as the cache last kept it, read without the HTTP client and without validating
+        it (:mod:`folio.services.first_paint`): what the first frame paints. None when there is none."""
+        if self.local is None:
+            return None
+        from folio.services.first_paint import cached_organizations
+
+        return cached_organizations(self.local.cached)
 
     async def me(self) -> User:
         if self._me is None:
@@ -234,4 +277,5 @@ class Services:
         return outbox_of(self)
 
     async def aclose(self) -> None:
-        await self.client.aclose()
+        if self._client is not None:  # never built: nothing to close
+            await self._client.aclose()

@@ -12,51 +12,66 @@ Screens ask ``services.connection`` (typed), never the HTTP client:
     with connection.cache_only(): ... reads inside answer from the cache only (a miss raises, never the network)
     with connection.freshness() as seen: ... ``seen.from_cache`` / ``seen.oldest`` of the answers read inside
     connection.is_cache_only()        inside such a block (a first paint) or not
+
+The client may not exist yet: a start paints its first frame from the cache before the HTTP stack is imported
+(``folio.services.Services`` builds the client when it is first used and hands it to :meth:`Connection.attach`).
+Until then Folio is online, nothing is rate limited, and a cache is kept when the launcher said so. This module
+imports ``folio.api`` (httpx, pydantic) only when a read is made, for the same reason.
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
-from folio.api.caching import Freshness, cached_only, freshness, is_cached_only
-from folio.api.errors import NotCached
-
 if TYPE_CHECKING:
+    from folio.api.caching import Freshness
     from folio.api.client import GitBookClient
 
-__all__ = ["Connection", "Freshness"]
+__all__ = ["Connection"]
 
 log = logging.getLogger(__name__)
 
 Listener = Callable[[str | None], None]
+CACHING = "folio.api.caching"
 
 
 class Connection:
-    """The state of the link to the service and of the local cache, over one client."""
+    """The state of the link to the service and of the local cache, over one client (or, before it is built,
+    over what the launcher knows: whether a cache is kept)."""
 
-    def __init__(self, client: GitBookClient) -> None:
-        self._client = client
+    def __init__(self, client: GitBookClient | None = None, *, keeps_cache: bool = False) -> None:
+        self._client: GitBookClient | None = None
+        self._keeps_cache = keeps_cache
         self._listeners: list[Listener] = []
+        if client is not None:
+            self.attach(client)
+
+    def attach(self, client: GitBookClient) -> None:
+        """The client is built: from now on every answer is its own."""
+        self._client = client
         client.on_offline_change = self._changed
+        if client.offline_reason is not None:
+            self._changed(client.offline_reason)
 
     # -- what screens ask -----------------------------------------------------------------------------------
 
     @property
     def offline_reason(self) -> str | None:
         """Why reads come from the cache only: ``"asked"`` (``--offline``), ``"network"``, or None (online)."""
-        return self._client.offline_reason
+        return self._client.offline_reason if self._client is not None else None
 
     @property
     def offline(self) -> bool:
-        return self._client.offline_reason is not None
+        return self.offline_reason is not None
 
     @property
     def keeps_cache(self) -> bool:
         """A local response cache answers reads (``--no-cache`` turns it off)."""
-        return self._client.store is not None
+        return self._client.store is not None if self._client is not None else self._keeps_cache
 
     @property
     def reads_cache_first(self) -> bool:
@@ -71,13 +86,14 @@ class Connection:
 
     def may_refresh(self) -> bool:
         """Whether a refresh nobody asked for may go out now (online, and the service's rate limit not spent)."""
-        return self._client.may_refresh()
+        return self._client.may_refresh() if self._client is not None else True
 
     async def probe(self) -> bool:
         """While the link is down, ask the service again; True when it answers (Folio is then online)."""
-        if self._client.offline_reason != "network":
-            return self._client.offline_reason is None
-        return await self._client.probe_online()
+        client = self._client
+        if client is None or client.offline_reason != "network":
+            return client is None or client.offline_reason is None
+        return await client.probe_online()
 
     # -- being told -------------------------------------------------------------------------------------------
 
@@ -103,19 +119,28 @@ class Connection:
     @staticmethod
     def cache_only() -> AbstractContextManager[None]:
         """Reads inside answer from the local cache only (a miss raises ``NotCached``); writes are refused."""
+        from folio.api.caching import cached_only
+
         return cached_only()
 
     @staticmethod
     def freshness() -> AbstractContextManager[Freshness]:
         """Collect when each cached answer read inside was stored (``seen.oldest``, ``seen.from_cache``)."""
+        from folio.api.caching import freshness
+
         return freshness()
 
     @staticmethod
     def is_cache_miss(exc: BaseException) -> bool:
         """A read of the cache pass found nothing: not a failure to show (the fresh read comes next)."""
+        if "folio.api.errors" not in sys.modules:
+            return False  # no read was made, so nothing can have missed
+        from folio.api.errors import NotCached
+
         return isinstance(exc, NotCached)
 
     @staticmethod
     def is_cache_only() -> bool:
         """Whether this code runs inside :meth:`cache_only` (a first paint from the cache)."""
-        return is_cached_only()
+        caching = sys.modules.get(CACHING)
+        return bool(caching is not None and caching.is_cached_only())

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
-    from folio.cache import LocalState, ResponseCache
+    from folio.cache import CachedResponse, LocalState, ResponseCache
 
 __all__ = ["Local", "token_fingerprint"]
 
@@ -65,23 +65,47 @@ class _Unconfirmed:
 
 
 class Local:
-    """The response cache and local state of one account, wired into ``client.store``."""
+    """The response cache and local state of one account, wired into ``client.store``.
+
+    The client may come later than the files (:meth:`attach`): a start opens the account last seen with the token
+    and paints its first frame from the cache before the HTTP client is built. Give either ``client`` or the
+    service's ``base_url`` and the token's ``secret`` (what identifies the account in the index)."""
 
     def __init__(
-        self, client: GitBookClient, *, cache_dir: Path, state_dir: Path, forget_answers: bool = False
+        self,
+        client: GitBookClient | None = None,
+        *,
+        cache_dir: Path,
+        state_dir: Path,
+        forget_answers: bool = False,
+        base_url: str | None = None,
+        secret: str | None = None,
     ) -> None:
-        self.client = client
+        self.client: GitBookClient | None = None
         self.forget_answers = forget_answers
-        """Start with no cached answers (the demo: its sandbox is new at each start, another run's data is not its
-        own); drafts, the outbox and the session stay."""
+        """Paint nothing of another run's answers once the service is asked (the demo: its sandbox is new at each
+        start, so another run's data is not its own; its same seed makes that data a fair first frame until the
+        sandbox answers). The answers are forgotten when the client is attached with the account open, or when
+        the account is opened with the client attached; drafts, the outbox and the session stay."""
         self.cache_dir = cache_dir
         self.state_dir = state_dir
         self.account: str | None = None
         self.cache: ResponseCache | None = None
         self.state: LocalState | None = None
-        self._fingerprint = token_fingerprint(client.base_url, client.token.reveal()) if client.token else None
+        if client is not None:
+            base_url = client.base_url
+            secret = client.token.reveal() if client.token else None
+        self.base_url = base_url or ""
+        self._fingerprint = token_fingerprint(self.base_url, secret) if secret else None
         self._unconfirmed: _Unconfirmed | None = _Unconfirmed()
-        client.store = self._unconfirmed
+        if client is not None:
+            self.attach(client)
+
+    def attach(self, client: GitBookClient) -> None:
+        """The HTTP client is built: its reads and writes go through this account's cache from now on."""
+        self.client = client
+        client.store = self.cache if self.cache is not None else self._unconfirmed
+        self._forget_if_due()
 
     @property
     def problems(self) -> list[str]:
@@ -92,6 +116,11 @@ class Local:
             if problem:
                 found.append(problem)
         return found
+
+    def cached(self, key: str) -> CachedResponse | None:
+        """The cached answer for ``key`` (``GET /orgs``), read from the account's file: a first frame painted
+        before the HTTP client exists. None when no account is open or it was not seen."""
+        return self.cache.get(key) if self.cache is not None else None
 
     def open_known(self) -> bool:
         """Open the account last seen with this token, if any (True when one was opened)."""
@@ -113,7 +142,7 @@ class Local:
         """The service said who the token belongs to: use (and remember) that account's files."""
         from folio.cache import accounts
 
-        account = accounts.account_id(self.client.base_url, user_id)
+        account = accounts.account_id(self.base_url, user_id)
         if self._fingerprint is not None:
             try:
                 accounts.remember(self.cache_dir, self._fingerprint, account, label)
@@ -128,21 +157,28 @@ class Local:
         self.close()
         self.account = account
         self.cache = ResponseCache.open(account, folder=self.cache_dir)
-        if self.forget_answers:
-            self.cache.clear()
-            self.forget_answers = False  # once, at the start: what this run caches it may paint again
+        self._forget_if_due()
         self.state = LocalState.open(account, folder=self.state_dir)
-        self.client.store = self.cache
-        if self._unconfirmed is not None:
+        if self.client is not None:
+            self.client.store = self.cache
+        if self._unconfirmed is not None:  # what was read before the account was known (only through a client)
             for key, held in self._unconfirmed.held.items():
                 self.cache.put(key, held.body)
             self._unconfirmed = None
         for problem in self.problems:
             log.warning("local data: %s", problem)
 
+    def _forget_if_due(self) -> None:
+        """Forget another run's answers, once, when both the account's cache and the client are there: what this
+        run caches after that it may paint again."""
+        if self.forget_answers and self.cache is not None and self.client is not None:
+            self.cache.clear()
+            self.forget_answers = False
+
     def close(self) -> None:
-        if self.client.store is self.cache or self.client.store is self._unconfirmed:
-            self.client.store = None
+        client = self.client
+        if client is not None and (client.store is self.cache or client.store is self._unconfirmed):
+            client.store = None
         for part in (self.cache, self.state):
             if part is not None:
                 part.close()

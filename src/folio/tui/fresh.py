@@ -30,6 +30,7 @@ __all__ = [
     "connection_of",
     "describe_age",
     "is_cached_only",
+    "painted_from_cache",
     "reads_cache_first",
     "staged",
 ]
@@ -105,13 +106,31 @@ def is_cached_only() -> bool:
     return Connection.is_cache_only()
 
 
+def _key(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[str, str, str]:
+    return (name, repr(args), repr(sorted(kwargs.items())))
+
+
+def _done(owner: Any) -> set[tuple[str, str, str]]:
+    done: set[tuple[str, str, str]] = owner.__dict__.setdefault("_fresh_done", set())
+    return done
+
+
+def painted_from_cache(owner: Any, method_name: str, stored_at: float, *args: Any, **kwargs: Any) -> None:
+    """``owner`` painted what its ``@cache_first`` load ``method_name`` (called with ``args``) shows from the cache
+    by other means (the first frame, read before the HTTP client exists): that load's next call goes to the service
+    at once, and until it is in, the screen's header says how old the paint is."""
+    key = _key(method_name, args, kwargs)
+    _done(owner).add(key)
+    _show_age(owner, key, stored_at)
+
+
 def cache_first(method: F) -> F:
     """Run a load body from the cache first (once per arguments), then from the service. Put it under ``@work``."""
 
     @functools.wraps(method)
     async def run(self: Any, *args: Any, **kwargs: Any) -> None:
-        key = (method.__name__, repr(args), repr(sorted(kwargs.items())))
-        done: set[tuple[str, str, str]] = self.__dict__.setdefault("_fresh_done", set())
+        key = _key(method.__name__, args, kwargs)
+        done = _done(self)
         painted = False
         if reads_cache_first(self) and key not in done:
             with Connection.cache_only(), Connection.freshness() as seen:

@@ -142,6 +142,8 @@ class FolioApp(Choosing):
         self._kept = set()
         self._first_screen = asyncio.Event()
         """Set once the first screen has shown what it loaded: requests that can wait, wait for it."""
+        self._frame_drawn = False
+        self._after_frame: list[Callable[[], object]] = []
         self._arriving = []
         """The screens a stack change under way is about to push: never let go of those."""
         self.sub_title = services.where
@@ -161,6 +163,25 @@ class FolioApp(Choosing):
             self.push_screen(OrganizationsScreen(self.services, initial=self.organization))
             if self.restore:
                 self._restore_session()
+
+    def on_ready(self) -> None:
+        # Textual sends Ready after the first layout, which may run while the start's batch holds the screen's
+        # output back: the frame is written by the refresh after it.
+        self.call_after_refresh(self._first_frame_drawn)
+
+    def _first_frame_drawn(self) -> None:
+        self._frame_drawn = True
+        waiting, self._after_frame = self._after_frame, []
+        for callback in waiting:
+            callback()
+
+    def after_first_frame(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` once the first frame is on the terminal (now, if it is): what the first frame does not
+        need (the HTTP client, the models, a restored session) starts then, not before it."""
+        if self._frame_drawn:
+            callback()
+        else:
+            self._after_frame.append(callback)
 
     def format_title(self, title: str, sub_title: str) -> Content:
         """The header as breadcrumbs, ``Folio > Organizations``: a screen's ``sub_title`` is its trail,

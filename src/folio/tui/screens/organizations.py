@@ -1,4 +1,9 @@
-"""The first screen: the organizations the signed-in user belongs to; enter opens one."""
+"""The first screen: the organizations the signed-in user belongs to; enter opens one.
+
+Its first frame is painted from the cache when the cache has the list (``services.cached_organizations()``: read
+with ``json``, before the HTTP client, pydantic and the models are imported), and the list is read from the service
+right after that frame: what a start waits for is Textual and this screen, not the HTTP stack.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Header
 
 from folio.services import format
-from folio.tui import styles_dir
+from folio.tui import fresh, styles_dir
 from folio.tui.navigation import Ids
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
@@ -21,6 +26,9 @@ from folio.tui.widgets.resource_panel import ResourcePanel
 if TYPE_CHECKING:
     from folio.models.organization import Organization
     from folio.services import Services
+    from folio.services.first_paint import CachedOrganization
+
+    Org = Organization | CachedOrganization
 
 __all__ = ["OrganizationsPanel", "OrganizationsScreen", "organization_row"]
 
@@ -44,7 +52,7 @@ def _words(value: str | None) -> str | None:
     return spaced[:1].upper() + spaced[1:]
 
 
-def organization_row(org: Organization) -> Row:
+def organization_row(org: Org) -> Row:
     """The row of one organization, every server string made safe."""
     kind = _words(org.type)
     if kind and org.community_type:
@@ -65,8 +73,11 @@ def organization_row(org: Organization) -> Row:
     )
 
 
-class OrganizationsPanel(ResourcePanel["Organization"]):
-    """The organizations of the signed-in user; ``J`` joins another one whose email domain admits the user."""
+class OrganizationsPanel(ResourcePanel["Org"]):
+    """The organizations of the signed-in user; ``J`` joins another one whose email domain admits the user.
+
+    Until the service has answered, the rows may be the cache's (:class:`CachedOrganization`, the fields a row and
+    its keys read); the service's :class:`Organization` replace them."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
@@ -82,6 +93,8 @@ class OrganizationsPanel(ResourcePanel["Organization"]):
     NOUN = "organization"
     FAILED = "Could not load your organizations"
     ROUTE = "organization"
+    LOAD_ON_MOUNT = False
+    """The first load starts in :meth:`on_mount`: after the first frame when the cache painted it."""
 
     def __init__(self, services: Services, *, initial: str | None = None, id: str | None = None) -> None:
         super().__init__(services, id=id)
@@ -93,16 +106,35 @@ class OrganizationsPanel(ResourcePanel["Organization"]):
             return f"{format.count(len(self.items), 'organization')} on {self.services.where}"
         return f"Organizations on {self.services.where}"
 
-    async def fetch(self) -> AsyncIterator[Sequence[Organization]]:
+    def on_mount(self) -> None:
+        if self._started:
+            return
+        cached = self.services.cached_organizations() if self.services.connection.reads_cache_first else None
+        if cached is None:
+            self.reload()
+            return
+        # The first frame shows the cached rows; the service is asked once it is drawn (the HTTP client and the
+        # models are imported then, not before the frame).
+        self._started = True
+        self.browser.set_rows([organization_row(org) for org in cached.items], keep=self.initial, staged=False)
+        self.items = list(cached.items)
+        fresh.painted_from_cache(self, "load", cached.stored_at)
+        after = getattr(self.app, "after_first_frame", None)
+        if callable(after):
+            after(self.reload)
+        else:  # a bare test app
+            self.call_after_refresh(self.reload)
+
+    async def fetch(self) -> AsyncIterator[Sequence[Org]]:
         yield await self.services.browse.organizations()
 
-    def row(self, org: Organization) -> Row:
+    def row(self, org: Org) -> Row:
         return organization_row(org)
 
-    def opens(self, org: Organization) -> tuple[Ids, str] | None:
+    def opens(self, org: Org) -> tuple[Ids, str] | None:
         return {"org_id": org.id}, org.title or org.id
 
-    def item_of(self, org: Organization) -> Item | None:
+    def item_of(self, org: Org) -> Item | None:
         return Item(org.id, org.urls.app if org.urls else None, "organization")
 
     def topics(self) -> tuple[Hashable, ...]:
@@ -130,7 +162,7 @@ class OrganizationsPanel(ResourcePanel["Organization"]):
         )
         self.app.push_screen(modal, joined)
 
-    def loaded(self, items: list[Organization], *, complete: bool) -> None:
+    def loaded(self, items: list[Org], *, complete: bool) -> None:
         super().loaded(items, complete=complete)
         self._done = complete
         self.draw_hint()
@@ -167,7 +199,7 @@ class OrganizationsScreen(FolioScreen):
         return self.query_one(OrganizationsPanel)
 
     @property
-    def organizations(self) -> list[Organization]:
+    def organizations(self) -> list[Org]:
         return self.panel.items
 
     def current_item(self) -> Item | None:
