@@ -75,6 +75,11 @@ class TreeList(ResourceList, Explains):
     def why_not(self, action: str) -> str | None:
         return self.host.why_not_move() if action in ("grab", "nest") else None
 
+    def set_loading(self, loading: bool) -> None:
+        # No loading indicator over the tree (its status line says "Loading…"): covering mounts a widget and
+        # uncovering removes it, and the app waits for a removal before it reads the next key.
+        return
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("put_back", "drop"):
             return self.host.grab is not None
