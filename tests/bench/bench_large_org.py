@@ -12,8 +12,9 @@ account cache, opens the organization with the most spaces, as a user would:
   after the filter box shows it (p50, p95), and the text in the box at the end must be the text typed, in order;
   then a burst typed at once (no wait between keys) must land whole too;
 - return visit from the cache: a new Folio over the same account cache (a second start) pushes the screen again:
-  first rows of the tab shown (the collections tree) on screen, and every load done (the spaces tab complete and
-  its revalidation over).
+  first rows of the tab shown (the collections tree) on screen, and every load done (the spaces tab complete, and
+  every worker of the app over, those started after it too: the inbox and the sites, their cache pass and their
+  revalidation).
 
 Targets (issue 15): spaces tab complete <= 3 s; keys while loading p95 <= 50 ms with nothing lost; return visit
 first rows <= 200 ms and done <= 3 s. Times are wall-clock on a shared machine: compare runs, not machines.
@@ -72,6 +73,17 @@ async def _until(check: Callable[[], bool], what: str) -> float:
             raise RuntimeError(f"{what}: not within {TIMEOUT:.0f} s")
         await asyncio.sleep(0.001)
     return time.perf_counter()
+
+
+async def _all_done(app: Any) -> None:
+    """Wait until the app has no worker left: those running now, and those they start (a tab mounted after the
+    content loaded starts its own load)."""
+    deadline = time.perf_counter() + TIMEOUT
+    while len(app.workers):
+        if time.perf_counter() > deadline:
+            raise RuntimeError(f"workers still running after {TIMEOUT:.0f} s: {list(app.workers)}")
+        await app.workers.wait_for_complete()
+        await asyncio.sleep(0.001)  # (a worker just started by one that ended is added on the next turn)
 
 
 async def _within(check: Callable[[], bool], seconds: float) -> bool:
@@ -190,7 +202,7 @@ async def _return_visit(url: str, org: str, count: int, home: Path) -> dict[str,
         t0 = time.perf_counter()
         found["first_rows_ms"] = await _first_rows(app, screen)
         done = await _until(lambda: _complete(screen, count), "the spaces tab complete")
-        await app.workers.wait_for_complete()  # the revalidation of every tab
+        await _all_done(app)  # the revalidation of every tab, and the loads of the tabs mounted after
         found["complete_ms"] = (done - t0) * 1000
         found["done_ms"] = (time.perf_counter() - t0) * 1000
     local.close()
