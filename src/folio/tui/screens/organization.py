@@ -7,8 +7,9 @@ the spaces are read once per visit and shown in both content tabs (``organizatio
 
 A screen visited before opens from the cache at once, so its first frame must be cheap: only the tab shown (the
 first, or the one a restored session names) is composed, and the screen's first frame waits for that tab's paint
-from the cache (a sqlite read); the other tabs are mounted, and their loads started, after that frame (or at once
-when one is asked for).
+from the cache (a sqlite read); the other content tab is mounted after that frame, the inbox and the sites once
+the content is shown (their loads would compete with it, and with the keys typed meanwhile), each at once when
+its number is typed.
 """
 
 from __future__ import annotations
