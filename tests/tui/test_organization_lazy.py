@@ -4,12 +4,15 @@ reachable (palette, refresh, errors, a restored session's tab)."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.widgets import TabbedContent, TabPane
 
+from folio.models.space import SpaceSummary
 from folio.sandbox import SandboxState
 from folio.services import Services
 from folio.tui.screens.organization import TABS, OrganizationScreen
@@ -207,3 +210,60 @@ async def test_a_return_visit_shows_what_changed_since_the_cached_paint(machine:
         assert "    User Manual" in _indented(screen.content_tree)
         titles = [row.cells[0].plain for row in screen.spaces_list.list.rows]  # type: ignore[union-attr]
         assert "User Manual" in titles and "User Guide" not in titles and len(titles) == 12
+
+
+async def test_the_inbox_and_the_sites_are_mounted_once_the_content_is_shown(
+    open_app: Any, services: Services, state: SandboxState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the spaces load, the spaces tab is mounted (the same load feeds it) but the inbox and the sites wait:
+    their loads would compete with it, and with the keys typed meanwhile. A tab asked for is mounted at once."""
+    release = asyncio.Event()
+    pages = services.browse.spaces_pages
+
+    async def held(org_id: str, *, limit: int = 100) -> AsyncIterator[list[SpaceSummary]]:
+        await release.wait()
+        async for page in pages(org_id, limit=limit):
+            yield page
+
+    monkeypatch.setattr(services.browse, "spaces_pages", held)
+    async with open_app(size=(120, 30)) as (app, pilot):
+        screen = OrganizationScreen(services, state.demo_org, title="Northwind Labs")
+        await app.push_screen(screen)
+        for _ in range(100):  # the first frame, then the other content tab
+            await pilot.pause()
+            if _filled(screen)["spaces"]:
+                break
+        for _ in range(5):
+            await pilot.pause()
+        assert _filled(screen) == {"collections": True, "spaces": True, "change-requests": False, "sites": False}
+        await pilot.press("4")  # asked for: mounted at once, the content still loading
+        assert _filled(screen)["sites"] and not _filled(screen)["change-requests"]
+        assert screen.sites.browser.list.has_focus
+        release.set()
+        await settle(pilot)
+        assert _filled(screen) == dict.fromkeys(TABS, True)
+        assert _indented(screen.content_tree) == TREE
+        assert [row.cells[0].plain for row in screen.inbox.browser.list.rows] == OPEN  # type: ignore[union-attr]
+        # mounted after the spaces were read, the inbox names them from its first rows
+        assert screen.inbox.browser.list.rows[0].cells[1].plain == "Platform Runbooks"  # type: ignore[union-attr]
+
+
+async def test_the_lists_that_load_show_no_loading_indicator(
+    open_app: Any, services: Services, state: SandboxState
+) -> None:
+    """The tree, the spaces list and the inbox say "Loading…" in their status lines: no indicator is mounted over
+    them (covering mounts a widget, uncovering removes it, and the app waits for a removal before the next key)."""
+    start = lambda: OrganizationScreen(services, state.demo_org, title="Northwind Labs")  # noqa: E731
+    async with open_app(start, size=(120, 30)) as (app, pilot):
+        screen = app.screen
+        assert isinstance(screen, OrganizationScreen)
+        for browser in (screen.content_tree, screen.spaces_list, screen.inbox.browser):
+            browser.set_rows([], staged=False)
+            browser.set_loading(True)
+            await pilot.pause()
+            assert _status(browser) == "Loading…"
+            assert browser.list.focusable, browser
+            browser.list.loading = True  # (what the base browser does with a list that has no row yet)
+            await pilot.pause()
+            assert browser.list._cover_widget is None, browser
+            browser.list.loading = False
