@@ -11,7 +11,8 @@ account cache, opens the organization with the most spaces, as a user would:
   time while the spaces are still coming; each key is timed from the key event reaching the app to the first frame
   after the filter box shows it (p50, p95), and the text in the box at the end must be the text typed, in order;
   then a burst typed at once (no wait between keys) must land whole too;
-- return visit from the cache: a new Folio over the same account cache (a second start) pushes the screen again:
+- return visit from the cache: a new Folio over the same account cache (a second start, the first visit's garbage
+  collected before it as a new process would not have it) pushes the screen again:
   first rows of the tab shown (the collections tree) on screen, and every load done (the spaces tab complete, and
   every worker of the app over, those started after it too: the inbox and the sites, their cache pass and their
   revalidation).
@@ -23,6 +24,7 @@ first rows <= 200 ms and done <= 3 s. Times are wall-clock on a shared machine: 
 from __future__ import annotations
 
 import asyncio
+import gc
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -216,6 +218,9 @@ def run(quick: bool) -> Report:
     with sandbox_server(scale) as url, tempfile.TemporaryDirectory() as home:
         org, count = largest_org(url)
         first = asyncio.run(_first_visit(url, org, count, Path(home)))
+        # A second start is a new process: the first visit's app (a few hundred thousand objects, now garbage)
+        # is collected here, not by the collector running in the middle of the return visit's first frame.
+        gc.collect()
         again = asyncio.run(_return_visit(url, org, count, Path(home)))
     keys = summarize(first["keys"])
     visit = Table(f"The organization screen, {count:,} spaces (scale {scale:,})", ["measure", "ms", "target ms"])
