@@ -53,7 +53,8 @@ class FolioApp(Choosing):
     """
 
     TITLE = "Folio"
-    CSS_PATH = [styles_dir() / "app.tcss"]
+    CSS_PATH = [styles_dir() / "app.tcss", styles_dir() / "organizations.tcss"]
+    """The first screen's stylesheet is read with the app's: pushed later, it would parse every source again."""
     COMMANDS: ClassVar[set[Any]] = {FolioCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit", show=False, id="app.quit", tooltip="Leave Folio (no question asked)"),
@@ -156,32 +157,38 @@ class FolioApp(Choosing):
         self.set_interval(SESSION_EVERY, self.save_session)
         self._install_hang_up()
         self.start_connectivity()
+        # After Textual's start batch (mount runs inside it, and it holds every frame back): the first screen's
+        # first frame is then drawn as soon as it is laid out, not drawn, dropped and drawn again.
+        self.call_later(self._open_first_screen)
+
+    def _open_first_screen(self) -> None:
         if self.start is not None:
             self._first_screen.set()
             self.push_screen(self.start())
         else:
             self.push_screen(OrganizationsScreen(self.services, initial=self.organization))
-            if self.restore:
-                self._restore_session()
+            # The last session's screens come back after the first frame (what they show imports the models and
+            # the HTTP client); until then nothing overwrites it.
+            if self.restore and self._read_session():
+                self.after_first_frame(self._restore_session)
 
-    def on_ready(self) -> None:
-        # Textual sends Ready after the first layout, which may run while the start's batch holds the screen's
-        # output back: the frame is written by the refresh after it.
-        self.call_after_refresh(self._first_frame_drawn)
+    def after_first_frame(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` once the first frame is on the terminal (now, if it is): what the first frame does not
+        need (the HTTP client, the models, the footer's keys, the session's screens) starts then, not before it.
+        The first screen asks while it mounts, so the refresh after the ask draws it. ``callback`` runs in the
+        app's context: a widget passes ``partial(self.call_later, ...)`` to run in its own."""
+        if self._frame_drawn:
+            callback()
+            return
+        self._after_frame.append(callback)
+        if len(self._after_frame) == 1:
+            self.call_after_refresh(self._first_frame_drawn)
 
     def _first_frame_drawn(self) -> None:
         self._frame_drawn = True
         waiting, self._after_frame = self._after_frame, []
         for callback in waiting:
             callback()
-
-    def after_first_frame(self, callback: Callable[[], object]) -> None:
-        """Call ``callback`` once the first frame is on the terminal (now, if it is): what the first frame does not
-        need (the HTTP client, the models, a restored session) starts then, not before it."""
-        if self._frame_drawn:
-            callback()
-        else:
-            self._after_frame.append(callback)
 
     def format_title(self, title: str, sub_title: str) -> Content:
         """The header as breadcrumbs, ``Folio > Organizations``: a screen's ``sub_title`` is its trail,

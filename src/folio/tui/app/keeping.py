@@ -27,6 +27,7 @@ class Keeping(CommandLine):
 
     _signals: list[int]
     _saved_session: dict[str, Any] | None
+    _session_to_restore: dict[str, Any] | None = None
 
     def _local_state(self) -> LocalState | None:
         local = self.services.local
@@ -35,8 +36,8 @@ class Keeping(CommandLine):
     def save_session(self) -> None:
         """Keep the screen stack, tabs, rows and filters (``folio.tui.session``) for a start after a hang-up."""
         state = self._local_state()
-        if state is None:
-            return
+        if state is None or self._session_to_restore is not None:
+            return  # the last session's screens are not back yet: the stack shown now is not the session
         try:
             snapshot = session.snapshot(list(self.screen_stack))
         except Exception:  # a screen mid-change; the next save gets it
@@ -46,9 +47,17 @@ class Keeping(CommandLine):
             state.save_session(snapshot)
             self._saved_session = snapshot
 
-    def _restore_session(self) -> bool:
+    def _read_session(self) -> bool:
+        """Read the last session, to reopen it with :meth:`_restore_session`; until then it is not overwritten.
+        True when there is one."""
         state = self._local_state()
         data = state.session() if state is not None else None
+        self._session_to_restore = data or None
+        return bool(data)
+
+    def _restore_session(self) -> bool:
+        """Reopen the screens of the session read by :meth:`_read_session` (True when some came back)."""
+        data, self._session_to_restore = self._session_to_restore, None
         screens = session.rebuild(self.services, data) if data else []
         for screen in screens:
             self.push_screen(screen)

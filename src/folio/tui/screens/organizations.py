@@ -8,7 +8,8 @@ right after that frame: what a start waits for is Textual and this screen, not t
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Hashable, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from functools import partial
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -24,13 +25,15 @@ from folio.tui.widgets.resource_list import Column, Row
 from folio.tui.widgets.resource_panel import ResourcePanel
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
     from folio.models.organization import Organization
     from folio.services import Services
     from folio.services.first_paint import CachedOrganization
 
     Org = Organization | CachedOrganization
 
-__all__ = ["OrganizationsPanel", "OrganizationsScreen", "organization_row"]
+__all__ = ["FirstFooter", "OrganizationsPanel", "OrganizationsScreen", "organization_row"]
 
 UNKNOWN = format.DASH
 COLUMNS = (
@@ -121,7 +124,7 @@ class OrganizationsPanel(ResourcePanel["Org"]):
         fresh.painted_from_cache(self, "load", cached.stored_at)
         after = getattr(self.app, "after_first_frame", None)
         if callable(after):
-            after(self.reload)
+            after(partial(self.call_later, self.reload))
         else:  # a bare test app
             self.call_after_refresh(self.reload)
 
@@ -174,6 +177,20 @@ class OrganizationsPanel(ResourcePanel["Org"]):
             shown()
 
 
+class FirstFooter(KeysFooter):
+    """The first screen's footer: its keys are built once the app's first frame is on the terminal. They are most of
+    the nodes the first frame would style (a widget per key, two more per key for its parts); a frame later, nobody
+    has pressed a key yet. Later (``:profile`` builds this screen again) the app's first frame is long drawn, and the
+    keys come as on every screen."""
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        after = getattr(self.app, "after_first_frame", None)
+        if callable(after):  # in the footer's own context (its keys are bound to it), not the app's
+            after(partial(self.call_later, KeysFooter.bindings_changed, self, screen))
+        else:
+            super().bindings_changed(screen)
+
+
 class OrganizationsScreen(FolioScreen):
     """Lists the user's organizations: loaded through the resource panel, refreshed with ``r``, opened with
     enter; empty and failed states are said in words."""
@@ -189,7 +206,7 @@ class OrganizationsScreen(FolioScreen):
     def compose(self) -> ComposeResult:
         yield Header(icon="")
         yield OrganizationsPanel(self.services, initial=self.initial, id="organizations")
-        yield KeysFooter()
+        yield FirstFooter()
 
     def on_mount(self) -> None:
         self._draw_sub_title()
