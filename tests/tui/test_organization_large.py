@@ -3,8 +3,9 @@ reach the spaces tab's filter, every one, in order (issue 15: "the first burst o
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from folio.sandbox.clock import Clock
 from folio.sandbox.seed import populate
 from folio.services import Services
 from folio.tui.screens.organization import OrganizationScreen
+from folio.tui.screens.organization_load import ahead
 from tests.conftest import FROZEN_AT
 from tests.tui.conftest import settle
 
@@ -84,3 +86,46 @@ async def test_a_tab_whose_list_is_loading_takes_the_focus_and_the_keys_after_it
             await pilot.press("enter")  # the filter kept; the keys act on the list again
         assert screen.inbox.inbox == type(screen.inbox.inbox)()  # a, m, s were text: no switch was flipped
         assert screen.content_tree.typed_filter == ""
+
+
+async def test_the_next_page_is_asked_for_while_one_is_worked_on() -> None:
+    """``ahead``: the pages in order, the next one read while the one given is worked on (one at most), an error
+    said where the page would have been, and a reader that stops early leaves no read going."""
+    asked: list[int] = []
+    going: list[int] = []
+
+    async def pages(count: int, fail_at: int | None = None, delay: float = 0) -> AsyncIterator[int]:
+        for n in range(count):
+            asked.append(n)
+            going.append(n)
+            try:
+                await asyncio.sleep(delay)
+                if n == fail_at:
+                    raise ValueError(f"page {n}")
+            finally:
+                going.remove(n)
+            yield n
+
+    got: list[int] = []
+    async for page in ahead(pages(4)):
+        await asyncio.sleep(0.01)  # working on it: the next is read meanwhile
+        assert asked == list(range(min(page + 2, 4)))  # this one and the next, no further
+        got.append(page)
+    assert got == [0, 1, 2, 3]
+
+    asked.clear()
+    with pytest.raises(ValueError, match="page 2"):
+        async for page in ahead(pages(5, fail_at=2)):
+            got.append(page)
+
+    asked.clear()
+    async with asyncio.timeout(5):
+        reading = ahead(pages(10, delay=0.2))
+        async for page in reading:
+            await asyncio.sleep(0.01)  # (the next read has begun, and is still going)
+            if page == 1:
+                assert going == [2]
+                break
+        await reading.aclose()  # (what the end of an async for over a generator does, later)
+        await asyncio.sleep(0.01)
+    assert asked == [0, 1, 2] and going == []  # the page read ahead was let go

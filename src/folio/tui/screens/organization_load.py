@@ -17,7 +17,7 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
 from functools import partial
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from textual import work
 from textual.content import Content
@@ -34,7 +34,9 @@ if TYPE_CHECKING:
     from folio.models.space import Collection, SpaceSummary
     from folio.tui.screens.organization import OrganizationScreen
 
-__all__ = ["CONTENT_TABS", "PAGE_LIMIT", "ContentLoading"]
+__all__ = ["CONTENT_TABS", "PAGE_LIMIT", "ContentLoading", "ahead"]
+
+T = TypeVar("T")
 
 CONTENT_TABS = ("collections", "spaces")
 """The tabs :meth:`ContentLoading.load_content` fills."""
@@ -48,6 +50,29 @@ FIRST_PAINT = 200
 """From the cache, the first frame waits for this many spaces (more than a screen shows), the rest follow it."""
 REMEMBER_STEP = 500
 """The go-to is given the spaces loaded this many at a time, the loop taking keys between."""
+
+
+_END = object()
+
+
+async def ahead(pages: AsyncIterator[T]) -> AsyncIterator[T]:
+    """``pages``, the next one asked for as soon as one is given: its request and the service's time overlap the
+    work on the one given (its rows, the tree, the frame). One page at most is read ahead."""
+    read = aiter(pages)
+
+    async def step() -> object:
+        try:
+            return await anext(read)
+        except StopAsyncIteration:
+            return _END
+
+    coming = asyncio.create_task(step())  # (a copy of the context: a cache-only read stays one)
+    try:
+        while (page := await coming) is not _END:
+            coming = asyncio.create_task(step())
+            yield cast("T", page)
+    finally:
+        coming.cancel()  # (the reader stopped early: the page coming is not wanted)
 
 
 class ContentLoading:
@@ -131,9 +156,11 @@ class ContentLoading:
         split = False
 
         async def spaces_pages() -> AsyncIterator[list[SpaceSummary]]:
-            """The pages; from the cache, a big first page in two: the first frame waits for its first rows only."""
+            """The pages; from the cache, a big first page in two: the first frame waits for its first rows only.
+            From the service, the next page is asked for while one is worked on (``ahead``)."""
             nonlocal split
-            async for page in browse.spaces_pages(org.org_id, limit=PAGE_LIMIT):
+            read = browse.spaces_pages(org.org_id, limit=PAGE_LIMIT)
+            async for page in read if cache_pass else ahead(read):
                 if cache_pass and not loaded and len(page) > FIRST_PAINT:
                     split = True
                     yield page[:FIRST_PAINT]
@@ -166,7 +193,7 @@ class ContentLoading:
                         fed.add(id(spaces))
                 now = time.monotonic()
                 if collections_failed is None and self._tree() is not None and now - tree_drawn >= TREE_EVERY:
-                    await self._draw_tree(loaded)
+                    await self._redraw_tree(loaded, wait=False)
                     tree_drawn = now
                 org._content_painted.set()
                 if cache_pass:  # the next cached pages are read once the first is on screen
@@ -198,7 +225,7 @@ class ContentLoading:
         if same:
             fed.update(id(panel) for panel in self._content_panels())  # the cached rows stay
         elif collections_failed is None and self._tree() is not None:
-            await self._draw_tree(loaded)
+            await self._redraw_tree(loaded, wait=not cache_pass)  # (the fresh read follows a cached one at once)
         self._content_loading = False
         if collections_failed is not None and not cache_pass:
             self._content_errors["collections"] = error_message(
@@ -238,6 +265,14 @@ class ContentLoading:
             items = list(spaces)
             return await asyncio.to_thread(lambda: [make(space) for space in items])
         return [make(space) for space in spaces]
+
+    async def _redraw_tree(self, spaces: list[SpaceSummary], *, wait: bool) -> None:
+        """Draw the tree of ``spaces``; a large one after the first frame is laid out by a worker of its own
+        unless ``wait``: the load goes on with its next page meanwhile (the latest layout begun is the one shown)."""
+        if not wait and len(spaces) > ASIDE and self._org()._first_frame.is_set():
+            self._org().run_worker(self._draw_tree(spaces), group="organization-tree", exit_on_error=False)
+        else:
+            await self._draw_tree(spaces)
 
     async def _draw_tree(self, spaces: list[SpaceSummary]) -> None:
         """Lay the whole tree out (in a thread when it is large: the UI loop keeps taking keys), then show it,
