@@ -5,6 +5,7 @@ sandbox has answered nothing of that run is left on screen or in the cache."""
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -143,3 +144,50 @@ async def test_closing_services_never_built_builds_nothing() -> None:
     services = Services(where="somewhere", connect=never)
     await services.aclose()
     assert not services.connected
+
+
+async def test_connect_builds_the_client_in_a_thread_once(client: Any, tmp_path: Any) -> None:
+    import threading
+
+    from folio.services.local import Local
+
+    threads: list[int] = []
+
+    def build() -> Any:
+        threads.append(threading.get_ident())
+        return client
+
+    local = Local(cache_dir=tmp_path / "cache", state_dir=tmp_path / "state", base_url=client.base_url, secret="t")
+    services = Services(where="somewhere", connect=build, local=local)
+    await services.connect()
+    await services.connect()
+    assert threads != [threading.get_ident()] and len(threads) == 1
+    assert services.connected and services.client is client and local.client is client and client.store is not None
+    assert services.connection.keeps_cache
+    local.close()
+
+
+async def test_a_client_built_on_the_loop_meanwhile_wins_and_the_threads_is_closed(tmp_path: Any) -> None:
+    import threading
+
+    from folio.api import GitBookClient
+
+    release = threading.Event()
+    built: list[GitBookClient] = []
+
+    def build() -> GitBookClient:
+        if threading.current_thread() is not threading.main_thread():
+            release.wait(5)
+        made = GitBookClient(token="t", base_url="https://example.test")
+        built.append(made)
+        return made
+
+    services = Services(where="somewhere", connect=build)
+    waiting = asyncio.ensure_future(services.connect())
+    await asyncio.sleep(0)
+    first = services.client  # something that could not wait: built on the loop
+    release.set()
+    await waiting
+    assert services.client is first and len(built) == 2
+    assert built[1]._http.is_closed and not first._http.is_closed
+    await services.aclose()

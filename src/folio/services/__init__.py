@@ -6,6 +6,7 @@ built on first use over one client; ``folio.cli`` makes it and hands it to the a
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -68,6 +69,7 @@ class Services:
             raise ValueError("Services needs a client, or a way to build one (connect) and where it leads (where)")
         self._client = client
         self._connect = connect
+        self._connecting: asyncio.Future[GitBookClient] | None = None
         self.where: str = where or ""
         """Where the data comes from, in words for the header (``api.gitbook.com``, ``the demo sandbox``)."""
         self.local = local
@@ -84,14 +86,33 @@ class Services:
 
     @property
     def client(self) -> GitBookClient:
-        """The HTTP client (built on first use when it was given as ``connect``)."""
+        """The HTTP client (built on first use when it was given as ``connect``; :meth:`connect` builds it without
+        holding up the event loop)."""
         if self._client is None:
             assert self._connect is not None
-            client = self._client = self._connect()
-            if self.local is not None:
-                self.local.attach(client)
-            self.connection.attach(client)
+            self._use(self._connect())
+        assert self._client is not None
         return self._client
+
+    async def connect(self) -> None:
+        """Build the HTTP client, if it is not yet, in a thread: importing httpx, pydantic and the models (and for
+        the demo building its sandbox) is a few hundred ms that the screen keeps drawing and taking keys through.
+        Its first read's modules (the organizations' resource and models) are imported there too."""
+        if self._client is not None or self._connect is None:
+            return
+        if self._connecting is None:
+            self._connecting = asyncio.ensure_future(asyncio.to_thread(_build, self._connect))
+        client = await asyncio.shield(self._connecting)
+        if self._client is None:
+            self._use(client)
+        elif client is not self._client:  # built on the loop meanwhile (something could not wait): one is enough
+            await client.aclose()
+
+    def _use(self, client: GitBookClient) -> None:
+        self._client = client
+        if self.local is not None:
+            self.local.attach(client)
+        self.connection.attach(client)
 
     @property
     def connected(self) -> bool:
@@ -277,5 +298,19 @@ class Services:
         return outbox_of(self)
 
     async def aclose(self) -> None:
+        if self._connecting is not None:  # a thread cannot be stopped: what it builds is closed
+            try:
+                built: GitBookClient | None = await self._connecting
+            except Exception:
+                built = None
+            if built is not None and built is not self._client:
+                await built.aclose()
         if self._client is not None:  # never built: nothing to close
             await self._client.aclose()
+
+
+def _build(connect: Callable[[], GitBookClient]) -> GitBookClient:
+    """``connect()`` and the first read's resource: run in a thread by :meth:`Services.connect`."""
+    client = connect()
+    client.organizations  # noqa: B018 - imports the resource and its models, off the event loop
+    return client

@@ -27,10 +27,10 @@ from folio.services.connection import Connection
 __all__ = [
     "Revalidation",
     "cache_first",
+    "cache_pass_done",
     "connection_of",
     "describe_age",
     "is_cached_only",
-    "painted_from_cache",
     "reads_cache_first",
     "staged",
 ]
@@ -115,13 +115,15 @@ def _done(owner: Any) -> set[tuple[str, str, str]]:
     return done
 
 
-def painted_from_cache(owner: Any, method_name: str, stored_at: float, *args: Any, **kwargs: Any) -> None:
-    """``owner`` painted what its ``@cache_first`` load ``method_name`` (called with ``args``) shows from the cache
-    by other means (the first frame, read before the HTTP client exists): that load's next call goes to the service
-    at once, and until it is in, the screen's header says how old the paint is."""
+def cache_pass_done(owner: Any, method_name: str, stored_at: float | None, *args: Any, **kwargs: Any) -> None:
+    """The cache pass of ``owner``'s ``@cache_first`` load ``method_name`` (called with ``args``) was done by other
+    means (the first frame, read from the cache before the HTTP client exists): that load's next call goes to the
+    service at once. ``stored_at``: when what was painted was stored, which the screen's header says until the
+    fresh data is in (None: the cache had nothing to paint)."""
     key = _key(method_name, args, kwargs)
     _done(owner).add(key)
-    _show_age(owner, key, stored_at)
+    if stored_at is not None:
+        _show_age(owner, key, stored_at)
 
 
 def cache_first(method: F) -> F:

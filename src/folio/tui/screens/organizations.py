@@ -7,10 +7,12 @@ right after that frame: what a start waits for is Textual and this screen, not t
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator, Hashable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Header
@@ -112,21 +114,31 @@ class OrganizationsPanel(ResourcePanel["Org"]):
     def on_mount(self) -> None:
         if self._started:
             return
+        self._started = True
         cached = self.services.cached_organizations() if self.services.connection.reads_cache_first else None
-        if cached is None:
+        if self.services.connection.reads_cache_first:
+            # The cache's list is read here without the HTTP client (nothing of it is imported yet): the load's
+            # own cache pass would read the same answer.
+            fresh.cache_pass_done(self, "load", cached.stored_at if cached is not None else None)
+        if cached is None:  # nothing to show meanwhile: building the client on the loop is quicker
             self.reload()
             return
-        # The first frame shows the cached rows; the service is asked once it is drawn (the HTTP client and the
-        # models are imported then, not before the frame).
-        self._started = True
+        # The first frame shows the cache's rows; the service is asked once that frame is drawn.
         self.browser.set_rows([organization_row(org) for org in cached.items], keep=self.initial, staged=False)
         self.items = list(cached.items)
-        fresh.painted_from_cache(self, "load", cached.stored_at)
         after = getattr(self.app, "after_first_frame", None)
         if callable(after):
-            after(partial(self.call_later, self.reload))
+            after(partial(self.call_later, self._read_fresh))
         else:  # a bare test app
-            self.call_after_refresh(self.reload)
+            self.call_after_refresh(self._read_fresh)
+
+    @work(group="organizations-connect", exit_on_error=False)
+    async def _read_fresh(self) -> None:
+        """Build the HTTP client in a thread (the screen keeps drawing: the list's header, the footer's keys),
+        then read the list from the service."""
+        with contextlib.suppress(Exception):  # the load below builds it again, and says what is wrong
+            await self.services.connect()
+        self.reload()
 
     async def fetch(self) -> AsyncIterator[Sequence[Org]]:
         yield await self.services.browse.organizations()
