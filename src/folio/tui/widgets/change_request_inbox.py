@@ -167,7 +167,8 @@ class ChangeRequestInbox(ResourcePanel["ChangeRequest"]):
         with contextlib.suppress(Exception):  # (taken down while loading)
             self.screen.refresh_bindings()
 
-    @work(exclusive=True, group="inbox-offer", exit_on_error=False)
+    # (a description: Textual's default is the repr of the arguments, thousands of change requests: a quarter second)
+    @work(exclusive=True, group="inbox-offer", exit_on_error=False, description="offer the change requests")
     async def _offer(self, items: list[ChangeRequest]) -> None:
         kind = self.ROUTE or "change-request"
         for start in range(0, len(items), OFFER_STEP):
@@ -197,7 +198,7 @@ class ChangeRequestInbox(ResourcePanel["ChangeRequest"]):
         elif self.change_requests:
             self.browser.list.set_rows([self._row(cr) for cr in self.change_requests])
 
-    @work(exclusive=True, group="inbox-rename", exit_on_error=False)
+    @work(exclusive=True, group="inbox-rename", exit_on_error=False, description="name the spaces of the rows")
     async def _rename(self, shown: list[ChangeRequest]) -> None:
         items = list(shown)
         rows = await asyncio.to_thread(lambda: [self._row(cr) for cr in items])
@@ -258,7 +259,7 @@ class ChangeRequestInbox(ResourcePanel["ChangeRequest"]):
             self._asked.update(cr.id for cr in wanted)
             self._read_verdicts(wanted)
 
-    @work(group="inbox-verdicts", exit_on_error=False)
+    @work(group="inbox-verdicts", exit_on_error=False, description="read the verdicts of the rows on screen")
     @cache_first
     async def _read_verdicts(self, wanted: list[ChangeRequest]) -> None:
         gate = asyncio.Semaphore(CONCURRENT_REVIEW_READS)
