@@ -7,11 +7,13 @@ from typing import Any
 
 import pytest
 
-from folio.api import GitBookClient, errors
-from folio.models.change_request import ChangeRequest
-from folio.sandbox import SandboxState
+from folio.api import GitBookClient, RetryPolicy, Token, errors, pagination
+from folio.models.change_request import ChangeRequest, ChangeRequestSummary
+from folio.sandbox import SandboxState, SandboxTransport, create_app
+from folio.sandbox.clock import Clock
 from folio.sandbox.revisions import new_revision, walk
-from tests.conftest import TOKEN
+from folio.sandbox.seed import populate
+from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
 
 
 def space_of(state: SandboxState, title: str) -> str:
@@ -83,6 +85,66 @@ async def test_organization_list_spans_spaces(client: GitBookClient, state: Sand
         org, status=["draft", "open", "archived", "merged"]
     ).collect()
     assert len(every) == 10 and {c.status for c in every} == {"draft", "open", "archived", "merged"}
+
+
+EVERY_STATUS = ["draft", "open", "archived", "merged"]
+
+
+async def test_organization_summaries_read_what_a_row_shows_and_skip_the_rest(
+    client: GitBookClient, state: SandboxState
+) -> None:
+    org, me = state.demo_org, state.default_user
+    for asked in (
+        {},
+        {"status": EVERY_STATUS},
+        {"status": ["open", "draft"], "creator": me},
+        {"requested_reviewer": me},
+    ):
+        rows = await client.change_requests.summaries_for_organization(org, limit=3, **asked).collect()
+        full = await client.change_requests.list_for_organization(org, limit=3, **asked).collect()
+        assert rows and [r.id for r in rows] == [c.id for c in full], asked
+        assert all(type(r) is ChangeRequestSummary for r in rows)
+        assert rows == [ChangeRequestSummary.of(c) for c in full]
+        assert [(r.title, r.is_active) for r in rows] == [(c.title, c.is_active) for c in full]
+    assert all(r.created_by is not None and r.created_by.display_name and r.urls is not None for r in rows)
+    assert not hasattr(rows[0], "__dict__") and not hasattr(rows[0], "revision_initial")
+    with pytest.raises(errors.NotFound):
+        await client.change_requests.summaries_for_organization("no-such-org").collect()
+
+
+def client_for(state: SandboxState) -> GitBookClient:
+    async def nothing(seconds: float) -> None:
+        return None
+
+    transport = SandboxTransport(create_app(state))
+    return GitBookClient(
+        token=Token(TOKEN), base_url=SANDBOX_URL, transport=transport, retry=RetryPolicy(sleep=nothing)
+    )
+
+
+async def test_the_sandboxs_change_request_pages_are_read_by_msgspec_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The demo's and a generated organization's (``--scale``), every status: no page needs pydantic."""
+    state = SandboxState(clock=Clock(FROZEN_AT), seed=7)
+    populate(state, scale=40)
+
+    def refuse(item_type: object) -> None:
+        raise AssertionError(f"a page of change requests was read again by pydantic as {item_type}")
+
+    async with client_for(state) as client:
+        expected = {
+            org: await client.change_requests.list_for_organization(org, status=EVERY_STATUS, limit=1000).collect()
+            for org in state.orgs
+        }
+        monkeypatch.setattr(pagination, "_envelope_adapter", refuse)
+        read = {
+            org: await client.change_requests.summaries_for_organization(org, status=EVERY_STATUS, limit=7).collect()
+            for org in state.orgs
+        }
+    assert sum(map(len, read.values())) == len(state.change_requests) > 50
+    for org, rows in read.items():
+        assert rows == [ChangeRequestSummary.of(c) for c in expected[org]]
+        assert all(type(row.number) is int and row.updated_at is not None for row in rows)
+        assert all(row.object == "change-request" and row.created_by is not None for row in rows)
 
 
 async def test_organization_list_cluster_filter(client: GitBookClient, state: SandboxState) -> None:

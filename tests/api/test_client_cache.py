@@ -11,6 +11,7 @@ import pytest
 
 from folio.api import GitBookClient, RetryPolicy, Token, errors
 from folio.api.caching import cache_key, cached_only, freshness
+from folio.models.change_request import ChangeRequestSummary
 from folio.models.space import SpaceSummary
 from folio.sandbox import SandboxState, SandboxTransport, create_app
 from tests.conftest import SANDBOX_URL, TOKEN, Link
@@ -92,6 +93,20 @@ async def test_a_cached_spaces_list_reads_back_as_the_same_rows(
         again = await client.spaces.summaries(state.demo_org, limit=5).collect()
     assert len(link.sent) == sent
     assert again == rows and len(rows) == 12 and all(type(row) is SpaceSummary for row in again)
+
+
+async def test_a_cached_inbox_reads_back_as_the_same_rows(
+    cached: tuple[GitBookClient, DictStore], link: Link, state: SandboxState
+) -> None:
+    client, store = cached
+    every = ["draft", "open", "archived", "merged"]
+    rows = await client.change_requests.summaries_for_organization(state.demo_org, status=every, limit=4).collect()
+    assert len([key for key in store.entries if key.startswith(f"GET /orgs/{state.demo_org}/change-requests")]) == 3
+    sent = len(link.sent)
+    with cached_only():  # the stored bytes go through the same decoding as an answer (msgspec Struct rows)
+        again = await client.change_requests.summaries_for_organization(state.demo_org, status=every, limit=4).collect()
+    assert len(link.sent) == sent
+    assert again == rows and len(rows) == 10 and all(type(row) is ChangeRequestSummary for row in again)
 
 
 async def test_a_cache_only_read_never_seen_is_not_cached(cached: tuple[GitBookClient, DictStore]) -> None:

@@ -253,6 +253,12 @@ def _models() -> list[tuple[str, Any, str]]:
         ("MergeRule", organization.MergeRule, schema("MergeRule")),
         # change requests and review
         ("ChangeRequest", change_request.ChangeRequest, schema("ChangeRequest")),
+        ("ChangeRequestSummary", change_request.ChangeRequestSummary, schema("ChangeRequest")),
+        (
+            "ChangeRequestRowModel list",
+            common.ListEnvelope[change_request.ChangeRequestRowModel],
+            response("GET", "/orgs/{organizationId}/change-requests"),
+        ),
         (
             "ChangeRequest list",
             common.ListEnvelope[change_request.ChangeRequest],

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 
 from folio.api import GitBookClient
+from folio.models.change_request import ChangeRequestSummary
 from folio.models.space import Collection, Space, SpaceSummary
 from folio.sandbox import SandboxState
 from folio.services.browse import STATUS_CYCLE, BrowseService, InboxFilter, Verdicts, build_tree, relative_age
@@ -87,6 +88,7 @@ async def test_the_inbox_pages_and_asks_for_every_status(browse: BrowseService, 
     pages = [p async for p in browse.change_request_pages(state.demo_org, InboxFilter("all"), limit=4)]
     assert [len(p) for p in pages] == [4, 4, 2]
     assert {cr.status for p in pages for cr in p} == {"draft", "open", "archived", "merged"}
+    assert all(type(cr) is ChangeRequestSummary for p in pages for cr in p)  # the inbox's rows, not full ones
 
 
 async def test_verdicts_count_each_reviewers_current_review(browse: BrowseService, state: SandboxState) -> None:

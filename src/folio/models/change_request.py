@@ -3,13 +3,24 @@ semantic change list, reviews and requested reviewers (from the public OpenAPI d
 
 The change request ``status`` is an :data:`OpenEnum` (the spec samples it); the review status, the merge and
 update results and the statuses a PATCH may set are given in full by the description, so they are ``Literal``.
+
+One model here is not pydantic: :class:`ChangeRequestSummary`, the row of an organization's change request inbox,
+is a ``msgspec.Struct`` (issue 15), as a spaces list's row is (``folio.models.space.SpaceSummary``). An
+organization's inbox is read 1,000 change requests a page, thousands of them, and a Struct that declares only what
+a row shows is decoded from the page's bytes about 7x faster than the pydantic :class:`ChangeRequest` the inbox
+read before (2.3 ms a page of 1,000 against 17.5; ``json.loads`` alone takes 6) and is held in a fifth of the memory
+(0.94 KB a row against 4.5: ``python -m tests.bench.decode_pages``). A page msgspec refuses (a shape or a value
+only pydantic's lax reading accepts) is read by pydantic as :class:`ChangeRequestRowModel` (the same fields, as
+:class:`ChangeRequest` types them) and converted: the inbox reads what it read before.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal
 
-from pydantic import Field
+import msgspec
+from pydantic import ConfigDict, Field
 
 from folio.models._base import Count, Json, Model, Number, OpenEnum, Timestamp
 from folio.models.comment import Comment
@@ -23,8 +34,13 @@ __all__ = [
     "ChangeAttribute",
     "ChangeRequest",
     "ChangeRequestChanges",
+    "ChangeRequestLike",
     "ChangeRequestReview",
+    "ChangeRequestRowModel",
     "ChangeRequestStatus",
+    "ChangeRequestSummary",
+    "ChangeRequestUrls",
+    "ChangeRequestUser",
     "ChangedFile",
     "ChangedPage",
     "MergeResult",
@@ -93,6 +109,90 @@ class ChangeRequest(Model):
     def title(self) -> str:
         """What to call it in a list: ``#12 Subject`` (or ``#12 Untitled``)."""
         return f"#{self.number} {self.subject or 'Untitled'}"
+
+
+class ChangeRequestUser(msgspec.Struct, frozen=True, gc=False, kw_only=True, rename="camel"):
+    """The ``createdBy`` of a change request as a row reads it (the author column): a :class:`User`'s ``id`` and
+    ``displayName``; its other keys are skipped."""
+
+    id: str
+    display_name: str = ""
+
+
+class ChangeRequestUrls(msgspec.Struct, frozen=True, gc=False, kw_only=True):
+    """The ``urls`` of a change request that a row reads (``o``, ``y``, ``Y``: ``app``, else ``location``; the
+    organization screen's item also asks for ``published``); the other keys are skipped."""
+
+    app: str | None = None
+    location: str | None = None
+    published: str | None = None
+
+
+class ChangeRequestSummary(msgspec.Struct, frozen=True, gc=False, kw_only=True, rename="camel"):
+    """A change request as the inbox shows it: the fields its rows, its filters and the go-to read, named, typed
+    and defaulted as :class:`ChangeRequest`'s, and nothing else (other fields are skipped while the JSON is read,
+    not kept). A ``msgspec.Struct`` (see the module's docstring): camelCase on the wire, unknown fields ignored,
+    immutable (``msgspec.structs.replace`` makes a changed copy), and untracked by the garbage collector (it holds
+    only strings, numbers, a time and two small Structs, so no cycle). A screen that opens one change request reads
+    the full :class:`ChangeRequest` by its id."""
+
+    object: str = "change-request"
+    id: str
+    number: int | float  # Number: a whole value as int (__post_init__)
+    status: ChangeRequestStatus = "draft"
+    subject: str = ""
+    created_by: ChangeRequestUser | None = None
+    updated_at: datetime | None = None
+    space: str
+    comments: int = 0  # Count: a fraction is read by the lenient reading, rounded
+    outdated: bool = False
+    urls: ChangeRequestUrls | None = None
+
+    def __post_init__(self) -> None:
+        # Number's reading: 3.0 is 3 (``#3``, not ``#3.0``); msgspec reads a JSON float as a float.
+        number = self.number
+        if type(number) is float and number.is_integer():
+            msgspec.structs.force_setattr(self, "number", int(number))
+
+    @property
+    def is_active(self) -> bool:
+        """Still being worked on or reviewed (draft or open)."""
+        return self.status in ("draft", "open")
+
+    @property
+    def title(self) -> str:
+        """What to call it in a list: ``#12 Subject`` (or ``#12 Untitled``)."""
+        return f"#{self.number} {self.subject or 'Untitled'}"
+
+    @classmethod
+    def of(cls, cr: ChangeRequest | ChangeRequestRowModel) -> ChangeRequestSummary:
+        """The summary of a change request read in full (or of a list row read by pydantic)."""
+        return msgspec.convert(cr, cls, from_attributes=True)
+
+
+class ChangeRequestRowModel(Model):
+    """:class:`ChangeRequestSummary`'s fields as a pydantic model, typed and defaulted as :class:`ChangeRequest`
+    types them: how a page of the inbox that the Struct's decoder refused is read (pydantic's lax reading: numbers
+    and plain dates as times, fractions of counts rounded; other fields skipped), then made into summaries."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    object: str = "change-request"
+    id: str
+    number: Number
+    status: ChangeRequestStatus = "draft"
+    subject: str = ""
+    created_by: User | None = None
+    updated_at: Timestamp | None = None
+    space: str
+    comments: Count = 0
+    outdated: bool = False
+    urls: Urls | None = None
+
+
+ChangeRequestLike = ChangeRequestSummary | ChangeRequest
+"""A change request as an inbox row (:class:`ChangeRequestSummary`) or read in full (:class:`ChangeRequest`):
+either has ``id``, ``space``, ``title``, ``status``, ``created_by``, ``urls``... for what needs only those."""
 
 
 class MergeResult(Model):
