@@ -116,9 +116,10 @@ class Launcher:
             services.client.set_offline("asked")
         try:
             services.ping = ping_enabled(self.settings)
-            from folio.services.sweep import approve_requires
+            if "review" in self.settings.extra:  # ([review] approve_requires; none without the table)
+                from folio.services.sweep import approve_requires
 
-            services.approve_requires = approve_requires(self.settings)
+                services.approve_requires = approve_requires(self.settings)
         except SettingsError as error:
             raise LaunchError(str(error)) from None
         if name is not None and not first:

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from folio.services.browse import BrowseService
 from folio.services.changes import Changes
 from folio.services.connection import Connection
 
@@ -20,6 +19,7 @@ if TYPE_CHECKING:
     from folio.models.common import User
     from folio.services.access import AccessService
     from folio.services.authoring import AuthoringService
+    from folio.services.browse import BrowseService
     from folio.services.collections import CollectionsService
     from folio.services.comments import CommentService
     from folio.services.conversations import ConversationsService
@@ -45,6 +45,15 @@ if TYPE_CHECKING:
     from folio.services.trash import TrashService
 
 __all__ = ["BrowseService", "Connection", "Services"]
+
+
+def __getattr__(name: str) -> object:
+    # BrowseService is imported when first asked for (services.browse): not before the first frame
+    if name == "BrowseService":
+        from folio.services.browse import BrowseService
+
+        return BrowseService
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Services:
@@ -138,6 +147,8 @@ class Services:
 
     @cached_property
     def browse(self) -> BrowseService:
+        from folio.services.browse import BrowseService
+
         return BrowseService(self.client, where=self.where)
 
     @cached_property

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 from urllib.parse import urlencode
@@ -37,36 +36,58 @@ class _Cached(Protocol):
     def stored_at(self) -> float: ...
 
 
-@dataclass(frozen=True, slots=True)
 class CachedBilling:
-    paid_members: float | None = None
+    __slots__ = ("paid_members",)
+
+    def __init__(self, paid_members: float | None = None) -> None:
+        self.paid_members = paid_members
 
 
-@dataclass(frozen=True, slots=True)
 class CachedUrls:
-    app: str | None = None
+    __slots__ = ("app",)
+
+    def __init__(self, app: str | None = None) -> None:
+        self.app = app
 
 
-@dataclass(frozen=True, slots=True)
 class CachedOrganization:
-    """What a row of the organization list shows of one organization, as the cache kept it."""
+    """What a row of the organization list shows of one organization, as the cache kept it. (Plain classes, not
+    dataclasses: this module is imported before the first frame, and a dataclass costs a compile at import.)"""
 
-    id: str
-    title: str = ""
-    plan: str | None = None
-    type: str = "business"
-    community_type: str | None = None
-    created_at: datetime | None = None
-    billing: CachedBilling | None = None
-    urls: CachedUrls | None = None
+    __slots__ = ("billing", "community_type", "created_at", "id", "plan", "title", "type", "urls")
+
+    def __init__(
+        self,
+        id: str,
+        title: str = "",
+        plan: str | None = None,
+        type: str = "business",
+        community_type: str | None = None,
+        created_at: datetime | None = None,
+        billing: CachedBilling | None = None,
+        urls: CachedUrls | None = None,
+    ) -> None:
+        self.id = id
+        self.title = title
+        self.plan = plan
+        self.type = type
+        self.community_type = community_type
+        self.created_at = created_at
+        self.billing = billing
+        self.urls = urls
+
+    def __repr__(self) -> str:
+        return f"CachedOrganization(id={self.id!r}, title={self.title!r})"
 
 
-@dataclass(frozen=True, slots=True)
 class CachedOrganizations:
     """Every organization of the cached list, and when its oldest page was stored (``time.time()``)."""
 
-    items: list[CachedOrganization]
-    stored_at: float
+    __slots__ = ("items", "stored_at")
+
+    def __init__(self, items: list[CachedOrganization], stored_at: float) -> None:
+        self.items = items
+        self.stored_at = stored_at
 
 
 def _text(value: Any) -> str | None:

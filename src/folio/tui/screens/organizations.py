@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Hashable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Header
@@ -214,8 +214,21 @@ class OrganizationsScreen(FolioScreen):
         super().__init__(services)
         self.initial = initial
         self.crumb = "Organizations"
+        self._first_resume = True
+        self._css_at_compose: int | None = None
+
+    @on(events.ScreenResume)
+    def _styled_as_mounted(self, event: events.ScreenResume) -> None:
+        """Its first time on screen: every widget was styled as it mounted, by the stylesheet as it is now (the
+        app's CSS has not changed since: no theme was chosen in between), and Textual would style each again (a
+        sixth of what the first frame waits for). Later resumes are :class:`FolioScreen`'s to decide."""
+        if self._first_resume:
+            self._first_resume = False
+            if self._css_at_compose == self.app._css_update_count:
+                event.refresh_styles = False
 
     def compose(self) -> ComposeResult:
+        self._css_at_compose = self.app._css_update_count  # (Textual's count of CSS changes: a theme, a reload)
         yield Header(icon="")
         yield OrganizationsPanel(self.services, initial=self.initial, id="organizations")
         yield FirstFooter()
