@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -38,13 +39,24 @@ class Start:
         self.services = self.launcher.services_for("demo" if args.demo else None, first=True)
         self.built_under: str | None = None
         self.app: FolioApp | None = None
-        connect: Callable[[], Any] = self.services._connect  # type: ignore[assignment]
+        build: Callable[[], Any] = self.services._connect  # type: ignore[assignment]
+        connect = self.services.connect
+
+        def seen() -> str | None:
+            return frame_text(self.app.screen) if self.app is not None and self.app.is_running else None
 
         def watched() -> Any:
-            self.built_under = frame_text(self.app.screen) if self.app is not None and self.app.is_running else None
-            return connect()
+            if threading.current_thread() is threading.main_thread():  # built on the loop (else: connect() saw)
+                self.built_under = seen()
+            return build()
+
+        async def watched_connect() -> None:
+            if not self.services.connected and self.built_under is None:
+                self.built_under = seen()
+            await connect()
 
         self.services._connect = watched
+        self.services.connect = watched_connect  # type: ignore[method-assign]
 
     @asynccontextmanager
     async def run(self) -> AsyncIterator[tuple[FolioApp, Any]]:
@@ -86,6 +98,7 @@ async def test_a_second_start_paints_the_cached_list_before_the_client_then_the_
     async with second.run() as (app, _):
         assert second.built_under is not None, "the client was built before the first frame"
         assert title in second.built_under and "cached" in second.built_under  # the cache's row, and its age
+        assert "Refresh" in frame_text(app.screen)  # the footer's keys, built after the first frame
         shown = frame_text(app.screen)
         assert "Renamed Since Yesterday" in shown and title not in shown and "cached" not in shown
         assert [org.title for org in app.screen.organizations][:1] == ["Renamed Since Yesterday"]  # type: ignore[attr-defined]

@@ -172,6 +172,11 @@ class FolioApp(Choosing):
             if self.restore and self._read_session():
                 self.after_first_frame(self._restore_session)
 
+    @property
+    def first_frame_drawn(self) -> bool:
+        """Whether the first screen's first frame is on the terminal (:meth:`after_first_frame` calls at once)."""
+        return self._frame_drawn
+
     def after_first_frame(self, callback: Callable[[], object]) -> None:
         """Call ``callback`` once the first frame is on the terminal (now, if it is): what the first frame does not
         need (the HTTP client, the models, the footer's keys, the session's screens) starts then, not before it.

@@ -197,7 +197,8 @@ class FirstFooter(KeysFooter):
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         after = getattr(self.app, "after_first_frame", None)
-        if callable(after):  # in the footer's own context (its keys are bound to it), not the app's
+        if callable(after) and not getattr(self.app, "first_frame_drawn", True):
+            # in the footer's own context (its keys are bound to it), not the app's
             after(partial(self.call_later, KeysFooter.bindings_changed, self, screen))
         else:
             super().bindings_changed(screen)
