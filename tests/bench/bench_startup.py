@@ -11,14 +11,16 @@ warm-up run of each. Target: ``folio --demo`` at most 1.3x the bare app. The thi
 against ``folio sandbox serve`` on 127.0.0.1, is the path of a real account (no sandbox in the process), with the
 same target. The fourth, a second start: ``folio --demo`` with a ``FOLIO_HOME`` that a first start used and left
 with ``q`` (its session saved, its cache written), what a user meets every day; target 1.3x the bare app too, and
-quicker than a first start (warm / cold < 1). The demo forgets its cached answers at each start (its sandbox is
-new each time), so its second start can only gain from what else a start keeps; the fifth side, ``folio
---base-url`` started again with the FOLIO_HOME of a first start that quit, is a real account's second start, where
-the cache of the organization list is there to paint from.
+quicker than a first start (warm / cold < 1). A second start paints the organization list from the cache before
+the HTTP client, pydantic and the models are imported (``folio.services.first_paint``); the demo does it from its
+last run's answers too (its new sandbox is seeded the same), and forgets them when that sandbox is first asked.
+The fifth side, ``folio --base-url`` started again with the FOLIO_HOME of a first start that quit, is a real
+account's second start.
 
 Import times are taken in fresh processes too (``perf_counter`` around one ``import`` statement), layer by layer,
-interleaved; then one ``folio --demo`` is run with ``-X importtime`` to see which packages it imports before its
-first frame, and how long they take (with the profiler's overhead: read the shares, not the absolute times).
+interleaved; then ``folio --demo`` is run with ``-X importtime``, a first start and a second start, to see which
+packages each imports before its first frame, and how long they take (with the profiler's overhead: read the
+shares, not the absolute times).
 
 Bytecode: the children write and read ``.pyc`` files under ``.cache/bench/pycache`` (``PYTHONPYCACHEPREFIX``), so
 a checkout run with ``PYTHONDONTWRITEBYTECODE`` is timed like an installed wheel, not compiled at every start.
@@ -355,7 +357,7 @@ def run(quick: bool) -> Report:
             for name, values in layer_samples.items()
         }
 
-        # Which packages `folio --demo` imports before its first frame, with -X importtime (one run).
+        # Which packages `folio --demo` imports before its first frame, with -X importtime (one run of each start).
         _, output = first_frame(folio, marker, dict(env, PYTHONPROFILEIMPORTTIME="1"))
         groups, total, top = import_profile(output)
         profile = Table(
@@ -371,6 +373,21 @@ def run(quick: bool) -> Report:
             "total_ms": total,
             "groups": [{"package": g, "self_ms": ms, "modules": c} for g, ms, c in groups],
             "top_level_cumulative_ms": [{"module": m, "ms": ms} for m, ms in top[:25]],
+        }
+        _, output = first_frame(folio, marker, dict(child_env(warm_home), PYTHONPROFILEIMPORTTIME="1"))
+        warm_groups, warm_total, _ = import_profile(output)
+        warm_profile = Table(
+            "What a second start of folio --demo imports before its first frame (painted from the cache; "
+            "-X importtime, self time by package)",
+            ["package", "self ms", "share %", "modules"],
+            note=f"total {warm_total:.0f} ms of imports in {sum(c for _, _, c in warm_groups)} modules",
+        )
+        for group, ms, count in warm_groups[: 6 if quick else 16]:
+            warm_profile.add(group, ms, round(100 * ms / warm_total, 1) if warm_total else None, count)
+        report.add_table(warm_profile)
+        report.figures["demo_second_start_imports"] = {
+            "total_ms": warm_total,
+            "groups": [{"package": g, "self_ms": ms, "modules": c} for g, ms, c in warm_groups],
         }
         heavy = Table(
             "Largest top-level imports of folio --demo before its first frame (cumulative, -X importtime)",
