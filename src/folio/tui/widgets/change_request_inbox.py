@@ -20,7 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.widgets import Static
 
-from folio.models.change_request import ChangeRequest
+from folio.models.change_request import ChangeRequestSummary
 from folio.services.browse import InboxFilter, Verdicts
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first, is_cached_only
@@ -59,7 +59,7 @@ OFFER_STEP = 500
 """The go-to is given the change requests loaded this many at a time, the loop taking keys between."""
 
 
-class ChangeRequestInbox(ResourcePanel["ChangeRequest"]):
+class ChangeRequestInbox(ResourcePanel["ChangeRequestSummary"]):
     """The filter bar and the list of change requests of organization ``org_id``; ``s`` / ``a`` / ``m`` / ``u``
     change the filter."""
 
@@ -91,7 +91,7 @@ class ChangeRequestInbox(ResourcePanel["ChangeRequest"]):
         """The rows of the page being shown, built ahead (``fetch``)."""
 
     @property
-    def change_requests(self) -> list[ChangeRequest]:
+    def change_requests(self) -> list[ChangeRequestSummary]:
         return self.items
 
     def compose(self) -> ComposeResult:
@@ -143,7 +143,7 @@ class ChangeRequestInbox(ResourcePanel["ChangeRequest"]):
         self.draw_hint()
         super().reload(keep=keep)
 
-    async def fetch(self) -> AsyncIterator[Sequence[ChangeRequest]]:
+    async def fetch(self) -> AsyncIterator[Sequence[ChangeRequestSummary]]:
         inbox = self.inbox
         me = (await self.services.me()).id if inbox.needs_me else None
         pages = self.services.browse.change_request_pages(self.org_id, inbox, me=me, limit=PAGE_LIMIT)
@@ -156,10 +156,10 @@ class ChangeRequestInbox(ResourcePanel["ChangeRequest"]):
             # their rows built in one go, the loop taking no key meanwhile (half a second, 5,000 of them).
             await asyncio.sleep(0)
 
-    def _rows_by_id(self, page: list[ChangeRequest]) -> dict[str, Row]:
+    def _rows_by_id(self, page: list[ChangeRequestSummary]) -> dict[str, Row]:
         return {cr.id: self._row(cr) for cr in page}
 
-    def loaded(self, items: list[ChangeRequest], *, complete: bool) -> None:
+    def loaded(self, items: list[ChangeRequestSummary], *, complete: bool) -> None:
         """The base's (offer every change request to the go-to), a few hundred at a time: thousands of them in one
         go held the loop for a tenth of a second."""
         self.items = items
@@ -169,7 +169,7 @@ class ChangeRequestInbox(ResourcePanel["ChangeRequest"]):
 
     # (a description: Textual's default is the repr of the arguments, thousands of change requests: a quarter second)
     @work(exclusive=True, group="inbox-offer", exit_on_error=False, description="offer the change requests")
-    async def _offer(self, items: list[ChangeRequest]) -> None:
+    async def _offer(self, items: list[ChangeRequestSummary]) -> None:
         kind = self.ROUTE or "change-request"
         for start in range(0, len(items), OFFER_STEP):
             if start:
@@ -179,13 +179,13 @@ class ChangeRequestInbox(ResourcePanel["ChangeRequest"]):
                 if target is not None:
                     remember(self, kind, *target)
 
-    def arrived(self, page: Sequence[ChangeRequest]) -> None:
+    def arrived(self, page: Sequence[ChangeRequestSummary]) -> None:
         self.call_after_refresh(self.read_verdicts)
 
-    def opens(self, cr: ChangeRequest) -> tuple[Ids, str] | None:
+    def opens(self, cr: ChangeRequestSummary) -> tuple[Ids, str] | None:
         return {"space_id": cr.space, "ref": cr.id}, cr.title
 
-    def item_of(self, cr: ChangeRequest) -> Item | None:
+    def item_of(self, cr: ChangeRequestSummary) -> Item | None:
         url = (cr.urls.app or cr.urls.location) if cr.urls else None
         return Item(cr.id, url, "change request")
 
@@ -199,18 +199,18 @@ class ChangeRequestInbox(ResourcePanel["ChangeRequest"]):
             self.browser.list.set_rows([self._row(cr) for cr in self.change_requests])
 
     @work(exclusive=True, group="inbox-rename", exit_on_error=False, description="name the spaces of the rows")
-    async def _rename(self, shown: list[ChangeRequest]) -> None:
+    async def _rename(self, shown: list[ChangeRequestSummary]) -> None:
         items = list(shown)
         rows = await asyncio.to_thread(lambda: [self._row(cr) for cr in items])
         # (a reload meanwhile, or a page more, brings its own rows)
         if self.change_requests is shown and len(shown) == len(items) and self.is_attached:
             self.browser.list.set_rows(rows)
 
-    def row(self, cr: ChangeRequest) -> Row:
+    def row(self, cr: ChangeRequestSummary) -> Row:
         built = self._built.pop(cr.id, None)  # (a large page's rows, built in a thread by ``fetch``)
         return built if built is not None else self._row(cr)
 
-    def _row(self, cr: ChangeRequest) -> Row:
+    def _row(self, cr: ChangeRequestSummary) -> Row:
         verdicts = self.verdicts.get(cr.id, UNKNOWN)
         author = cr.created_by.display_name or cr.created_by.id if cr.created_by else ""
         title, space = safe(cr.title, limit=120), safe(self.space_titles.get(cr.space, cr.space), limit=60)
@@ -250,7 +250,7 @@ class ChangeRequestInbox(ResourcePanel["ChangeRequest"]):
         if not self.is_mounted or height <= 0 or not self.display:
             return
         top = round(lst.scroll_y)
-        wanted: list[ChangeRequest] = [
+        wanted: list[ChangeRequestSummary] = [
             row.data  # type: ignore[misc]
             for row in lst.visible_rows[top : top + height]
             if row.key not in self._asked and row.data is not None
@@ -261,12 +261,12 @@ class ChangeRequestInbox(ResourcePanel["ChangeRequest"]):
 
     @work(group="inbox-verdicts", exit_on_error=False, description="read the verdicts of the rows on screen")
     @cache_first
-    async def _read_verdicts(self, wanted: list[ChangeRequest]) -> None:
+    async def _read_verdicts(self, wanted: list[ChangeRequestSummary]) -> None:
         gate = asyncio.Semaphore(CONCURRENT_REVIEW_READS)
         failures: list[BaseException] = []
         cache_pass = is_cached_only()
 
-        async def one(cr: ChangeRequest) -> None:
+        async def one(cr: ChangeRequestSummary) -> None:
             async with gate:
                 try:
                     self.verdicts[cr.id] = await self.services.browse.verdicts(cr.space, cr.id)
