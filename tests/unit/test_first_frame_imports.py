@@ -141,6 +141,9 @@ SECOND_START_DENIED: dict[str, str] = {
     "folio.models": "the models come with the fresh answer, after the first frame",
     "starlette": "the demo's sandbox is built after the first frame",
     "folio.sandbox": "the demo's sandbox is built after the first frame",
+    "folio.services.browse": "the browse service comes with the client (services.browse)",
+    "folio.services.sweep": "[review] approve_requires is read only when config.toml has the table",
+    "folio.cache.report": "folio cache info | clear only",
 }
 
 BASE_URL_DENIED: dict[str, str] = {
