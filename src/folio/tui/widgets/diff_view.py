@@ -24,12 +24,15 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Size
+from textual.cache import LRUCache
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from folio.services.diff import DiffLine, MarkdownDiff, SideRow
 from folio.tui.widgets.diff_drawing import DiffDrawing
+from folio.tui.widgets.line_api import finished_lines, kept_vertical_scrollbar, lines_kept
 
 __all__ = ["DiffView"]
 
@@ -95,9 +98,11 @@ class DiffView(ScrollView, DiffDrawing, can_focus=True):
         """With wrapping: the first screen line of each row (and the total at the end); None: one line a row."""
         self._breaks: dict[tuple[DiffLine, int], list[int]] = {}
         """Where each long line wraps, by line and width (computed once: drawing reuses the layout's)."""
-        self._drawn: dict[tuple[int, ...], Strip] = {}
-        """Lines drawn, by (screen line, width, cursor row, current hunk, sideways scroll): a key that moves the
-        cursor redraws two lines, not the screen (#15). Emptied when the diff, its layout or the styles change."""
+        self._drawn: LRUCache[tuple[int, int, bool, bool, int], Strip] = LRUCache(80)
+        """Lines drawn, by (screen line, width, cursor on its row, current hunk's header, sideways scroll): paging
+        back or scrolling by a line draws only what is new (#15). Emptied when the diff, its layout or the styles
+        change."""
+        self._paint: tuple[int, int] | None = None
         self._base: Style | None = None
 
     # -- what is shown ---------------------------------------------------------------------------------------
@@ -332,6 +337,7 @@ class DiffView(ScrollView, DiffDrawing, can_focus=True):
 
     def on_resize(self, event: events.Resize) -> None:
         self._resize()
+        self._drawn = lines_kept(self._drawn, self.size.height)
 
     def notify_style_update(self) -> None:
         self._styles = None
@@ -356,18 +362,33 @@ class DiffView(ScrollView, DiffDrawing, can_focus=True):
             return max(1, (width - 1) // 2 - self._gutter_width())
         return max(1, width - self._gutter_width())
 
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        return kept_vertical_scrollbar(self)  # its lines drawn once: a scroll does not redraw the whole bar
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # What every line of this paint shares, read once (the content region is worked out anew at each read).
+        self._paint = (self.scrollable_content_region.width or self.size.width, round(self.scroll_y))
+        try:
+            return finished_lines(self, crop) or super().render_lines(crop)
+        finally:
+            self._paint = None
+
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width or self.size.width
-        line = round(self.scroll_y) + y
+        width, top = self._paint or (self.scrollable_content_region.width or self.size.width, round(self.scroll_y))
+        line = top + y
         if self.diff is None:
             return self._draw(line, width)
-        at = self.cursor if self.has_cursor else -1
-        key = (line, width, at, -1 if self.current_hunk is None else self.current_hunk, round(self.scroll_x))
+        # A line is kept by what it shows: whether the cursor or the current hunk is on its row, not where they
+        # are, so a scroll by a line draws one line and paging back draws none.
+        row = line if self._starts is None else bisect_right(self._starts, line) - 1
+        at = self.has_cursor and row == self.cursor
+        hunk = self.current_hunk is not None and self.hunk_rows[self.current_hunk] == row
+        key = (line, width, at, hunk, round(self.scroll_x))
         strip = self._drawn.get(key)
         if strip is None:
-            if len(self._drawn) > 4096:
-                self._drawn.clear()
-            strip = self._drawn[key] = self._draw(line, width)
+            strip = self._draw(line, width)
+            self._drawn.set(key, strip)
         return strip
 
     def _draw(self, row: int, width: int) -> Strip:

@@ -22,15 +22,18 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
+from folio.tui.widgets.line_api import finished_lines, kept_vertical_scrollbar, lines_kept
 from folio.tui.widgets.rows import NULL_STYLE, Column, Row, layout, line_of, line_segments, render_cells
 
 __all__ = ["Column", "ResourceList", "Row", "layout", "line_of", "line_segments", "render_cells"]
 
 
-LINE_CACHE_SIZE = 512
-"""Drawn lines kept (about five screens): moving the cursor or paging back redraws from here."""
+LINE_CACHE_SIZE = 80
+"""Drawn lines kept until the list knows its height (then ``line_api.SCREENS_KEPT`` screens): moving the cursor or
+paging back redraws from here."""
 
 
 class ResourceList(ScrollView, can_focus=True):
@@ -190,8 +193,13 @@ class ResourceList(ScrollView, can_focus=True):
 
     # -- drawing -------------------------------------------------------------------------------------------
 
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        return kept_vertical_scrollbar(self)  # its lines drawn once: a page down does not redraw the whole bar
+
     def on_resize(self, event: events.Resize) -> None:
         self._resize()
+        self._lines = lines_kept(self._lines, self.size.height)
 
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
         if repaint and not regions:
@@ -216,10 +224,10 @@ class ResourceList(ScrollView, can_focus=True):
             if looks != self._looks:
                 self._looks = looks
                 self._lines.clear()
-            frame_looks = looks
+            frame_looks = self._looks  # the kept object: lines are kept only when drawn with it (render_line)
         self._frame = (round(self.scroll_y), self.scrollable_content_region.width, self.cursor, frame_looks)
         try:
-            return super().render_lines(crop)
+            return finished_lines(self, crop) or super().render_lines(crop)
         finally:
             self._frame = None
 
