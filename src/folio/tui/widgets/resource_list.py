@@ -25,6 +25,7 @@ from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
+from folio.tui.collector import BULK, bulk_loaded, bulk_released
 from folio.tui.widgets.line_api import finished_lines, kept_vertical_scrollbar, lines_kept
 from folio.tui.widgets.rows import NULL_STYLE, Column, Row, layout, line_of, line_segments, render_cells
 
@@ -100,6 +101,8 @@ class ResourceList(ScrollView, can_focus=True):
         self._frame: tuple[int, int, int, tuple[Style, Style, Style]] | None = None
         self._widths: tuple[int, list[int]] = (-1, [])
         self._styles: dict[str, Style] = {}
+        self._bulk = False
+        """A bulk of rows was put in place (the collector froze them): unfreeze when the list goes away."""
 
     # -- data ----------------------------------------------------------------------------------------------
 
@@ -135,6 +138,7 @@ class ResourceList(ScrollView, can_focus=True):
         self._rows = list(rows)
         self._lines.clear()
         self._apply_filter(current)
+        self._loaded(len(self._rows))
 
     def append_rows(self, rows: Iterable[Row]) -> None:
         """Add rows at the end (the next page of a list) without moving the cursor."""
@@ -152,6 +156,17 @@ class ResourceList(ScrollView, can_focus=True):
         self.refresh()
         if self.highlighted is None and self._visible:
             self.cursor = 0
+        self._loaded(len(added))
+
+    def _loaded(self, count: int) -> None:
+        """Rows just put in place: a bulk of them is the collector's to settle (``folio.tui.collector``)."""
+        if count >= BULK:
+            self._bulk = True
+            bulk_loaded(self, count)
+
+    def on_unmount(self) -> None:
+        if self._bulk:
+            bulk_released(self)
 
     def filter(self, query: str) -> None:
         self._query = query.lower().strip()
