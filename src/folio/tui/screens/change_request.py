@@ -53,6 +53,7 @@ class ChangeRequestScreen(Decisions, SinceReview, ReviewSweep):
     """A change request by id or number; its crumb is ``#<number> <subject>``."""
 
     ROUTE: ClassVar[str | None] = "change-request"
+    AUTO_FOCUS = "#cr-overview"  # (the first focusable is the tabs: a push would focus them, not the overview)
 
     CSS_PATH = [styles_dir() / "change_request.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [*KEYS, *SINCE_BINDINGS]
