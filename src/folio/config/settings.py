@@ -23,8 +23,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import tempfile
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -121,6 +119,8 @@ class Settings:
             return cls(path=path)
         except OSError as exc:
             raise SettingsError(f"Could not read {path}: {exc.strerror or exc}") from None
+        import tomllib  # (only when there is a file: not before a first frame without one)
+
         try:
             data = tomllib.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -249,6 +249,8 @@ class Settings:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         if os.name == "posix":
             os.chmod(folder, 0o700)
+        import tempfile
+
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".config-", suffix=".tmp")
         try:
             if os.name == "posix":

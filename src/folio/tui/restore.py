@@ -16,13 +16,13 @@ log = logging.getLogger(__name__)
 
 def restore_view(screen: Screen[Any]) -> None:
     """Put back the saved tab, filter and row of a rebuilt screen (the row once its list has loaded)."""
-    from textual.widgets import TabbedContent
-
-    from folio.tui.widgets.resource_browser import ResourceBrowser
-
     entry: dict[str, Any] | None = getattr(screen, "_folio_restore", None)
     if not entry:
         return
+    from textual.widgets import TabbedContent  # (not before the first frame when nothing is restored)
+
+    from folio.tui.widgets.resource_browser import ResourceBrowser
+
     screen._folio_restore = None  # type: ignore[attr-defined]
     if entry.get("tab"):
         try:
