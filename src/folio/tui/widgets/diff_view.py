@@ -36,6 +36,11 @@ from folio.tui.widgets.line_api import finished_lines, kept_vertical_scrollbar, 
 
 __all__ = ["DiffView"]
 
+SCREENS_DRAWN = 8
+"""Screens of lines the view keeps drawn: a diff line (two texts side by side, words stressed) costs far more to
+draw than a list's row, and reading goes back and forth (g, G, a page, back), so more than a list keeps (about
+2 MB at 40 lines; it kept up to 4,096 lines)."""
+
 WORD_WRAP_MAX = 1_000_000
 """Past about this many characters (longest line times rows) long lines wrap at the width, not between words:
 finding word breaks in every line would hold the screen for seconds."""
@@ -98,7 +103,7 @@ class DiffView(ScrollView, DiffDrawing, can_focus=True):
         """With wrapping: the first screen line of each row (and the total at the end); None: one line a row."""
         self._breaks: dict[tuple[DiffLine, int], list[int]] = {}
         """Where each long line wraps, by line and width (computed once: drawing reuses the layout's)."""
-        self._drawn: LRUCache[tuple[int, int, bool, bool, int], Strip] = LRUCache(80)
+        self._drawn: LRUCache[tuple[int, int, bool, bool, int], Strip] = LRUCache(SCREENS_DRAWN * 24)
         """Lines drawn, by (screen line, width, cursor on its row, current hunk's header, sideways scroll): paging
         back or scrolling by a line draws only what is new (#15). Emptied when the diff, its layout or the styles
         change."""
@@ -337,7 +342,7 @@ class DiffView(ScrollView, DiffDrawing, can_focus=True):
 
     def on_resize(self, event: events.Resize) -> None:
         self._resize()
-        self._drawn = lines_kept(self._drawn, self.size.height)
+        self._drawn = lines_kept(self._drawn, self.size.height, SCREENS_DRAWN)
 
     def notify_style_update(self) -> None:
         self._styles = None

@@ -44,15 +44,15 @@ KEPT_LINES = 64
 """Scrollbar lines kept at most (one width and one look make about ten kinds: more means the looks changed)."""
 
 SCREENS_KEPT = 2
-"""Lines a widget keeps drawn, in screens: a scroll by a line draws one line, paging back one screen draws none.
-No more: a kept line holds what Textual derives from it (padded, filtered, cut by the compositor), about 7 KB a
-line of a list 120 cells wide."""
+"""Lines a widget keeps drawn, in screens, by default: a scroll by a line draws one line, paging back one screen
+draws none. No more: a kept line holds what Textual derives from it (padded, filtered, cut by the compositor),
+about 7 KB a line of a list 120 cells wide."""
 
 
-def lines_kept(cache: LRUCache[K, Strip], height: int) -> LRUCache[K, Strip]:
-    """``cache`` if it holds :data:`SCREENS_KEPT` screens of ``height`` lines, else a new one that does (call it
-    when the widget is resized)."""
-    size = SCREENS_KEPT * max(16, height)
+def lines_kept(cache: LRUCache[K, Strip], height: int, screens: int = SCREENS_KEPT) -> LRUCache[K, Strip]:
+    """``cache`` if it holds ``screens`` screens of ``height`` lines, else a new one that does (call it when the
+    widget is resized)."""
+    size = screens * max(16, height)
     return cache if cache.maxsize == size else LRUCache(size)
 
 

@@ -39,6 +39,8 @@ class PageRow(Row):
     """A page's row. Its label (cleaning the title, the kind, the guide) is made the first time the row is drawn or
     searched, not when the tree is set: a tree of thousands of pages shows one screenful."""
 
+    __slots__ = ("_cells", "_entry", "_search")
+
     def __init__(self, entry: PageEntry) -> None:  # no super().__init__: cells and search are made on demand
         self.key = entry.page.id
         self.style = "dim" if entry.page.hidden else ""
