@@ -43,13 +43,13 @@ ISSUE_COLUMNS = (
     Column("impact", "Impact", 6),
     Column("conversation", "Conversation"),
     Column("source", "Source", 14),
-    Column("created", "Created", 9),
+    Column("created", "Created", 10),
 )
 CR_COLUMNS = (
     Column("title", "Change request"),
     Column("space", "Space", 18),
     Column("status", "Status", 8),
-    Column("updated", "Updated", 9),
+    Column("updated", "Updated", 10),
 )
 
 

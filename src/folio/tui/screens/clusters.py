@@ -63,7 +63,7 @@ COLUMNS = (
     Column("issues", "Iss", 3, align="right"),
     Column("conversations", "Conv", 4, align="right"),
     Column("sources", "Sources"),
-    Column("updated", "Updated", 9),
+    Column("updated", "Updated", 10),
 )
 
 

@@ -42,7 +42,7 @@ ISSUE_COLUMNS = (
     Column("issue", "Issue"),
     Column("impact", "Impact", 6),
     Column("cluster", "Cluster"),
-    Column("created", "Created", 9),
+    Column("created", "Created", 10),
 )
 
 

@@ -34,7 +34,7 @@ COLUMNS = (
     Column("subject", "Subject"),
     Column("source", "Source", 14),
     Column("impact", "Impact", 6),
-    Column("created", "Created", 9),
+    Column("created", "Created", 10),
     Column("processed", "Processed", 9),
 )
 

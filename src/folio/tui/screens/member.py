@@ -44,7 +44,7 @@ class MemberSpacesPanel(ResourcePanel["MemberSpace"]):
         Column("space", "Space"),
         Column("permission", "Permission", 10),
         Column("visibility", "Visibility", 12),
-        Column("updated", "Updated", 9),
+        Column("updated", "Updated", 10),
     )
     EMPTY = "This member reaches no space of the organization (a guest sees only what is shared with them)."
     NOUN = "space"

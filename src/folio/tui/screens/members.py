@@ -38,8 +38,8 @@ COLUMNS = (
     Column("role", "Role", 7),
     Column("sso", "SSO", 3),
     Column("disabled", "Disabled", 8),
-    Column("joined", "Joined", 9),
-    Column("seen", "Last seen", 9),
+    Column("joined", "Joined", 10),
+    Column("seen", "Last seen", 10),
     Column("spaces", "Spaces", 6, align="right"),
     Column("teams", "Teams", 5, align="right"),
 )

@@ -36,7 +36,7 @@ SPACE_COLUMNS = (
     Column("title", "Space"),
     Column("visibility", "Visibility", 13),
     Column("collection", "Collection", 14),
-    Column("updated", "Updated", 9),
+    Column("updated", "Updated", 10),
     Column("crs", "Open CRs", 8, align="right"),
 )
 NO_SPACES = "This organization has no spaces yet."

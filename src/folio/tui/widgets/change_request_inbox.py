@@ -41,7 +41,7 @@ COLUMNS = (
     Column("space", "Space", 12),
     Column("status", "Status", 8),
     Column("author", "Author", 10),
-    Column("updated", "Updated", 7),
+    Column("updated", "Updated", 10),
     Column("comments", "Cmts", 4, align="right"),
     Column("reviews", "Review", 6),
 )

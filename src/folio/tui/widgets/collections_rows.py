@@ -27,7 +27,7 @@ COLUMNS = (
     Column("title", "Collection / space"),
     Column("kind", "Kind", 13),
     Column("crs", "Open CRs", 8, align="right"),
-    Column("updated", "Updated", 9),
+    Column("updated", "Updated", 10),
 )
 
 
@@ -54,13 +54,11 @@ def tree_rows(
         if key in tree.spaces:
             space = tree.spaces[key]
             crs = str(space.change_requests_open or "")
-            cells: list[Content | str] = [
-                Content(mark) + safe(space.title or space.id, limit=120),
-                visibility_words(space.visibility),
-                crs,
-                age(space.updated_at),
-            ]
-            rows.append(Row(key, cells, indent=depth, style="bold" if mark else "", data=space))
+            named = safe(space.title or space.id, limit=120)
+            visibility, updated = visibility_words(space.visibility), age(space.updated_at)
+            cells: list[Content | str] = [Content(mark) + named if mark else named, visibility, crs, updated]
+            search = f"{named.plain} {visibility} {crs} {updated}".lower()  # (Row would ask each cell again)
+            rows.append(Row(key, cells, search=search, indent=depth, style="bold" if mark else "", data=space))
             continue
         shut = SHUT if key in collapsed else OPEN
         if key == LOOSE:
