@@ -37,9 +37,8 @@ from folio.tui.widgets.line_api import finished_lines, kept_vertical_scrollbar, 
 __all__ = ["DiffView"]
 
 SCREENS_DRAWN = 8
-"""Screens of lines the view keeps drawn: a diff line (two texts side by side, words stressed) costs far more to
-draw than a list's row, and reading goes back and forth (g, G, a page, back), so more than a list keeps (about
-2 MB at 40 lines; it kept up to 4,096 lines)."""
+"""Screens of lines kept drawn: a diff line costs far more than a list's row, and reading goes back and forth (g,
+G, a page, back): more than a list keeps (about 2 MB at 40 lines; it kept up to 4,096 lines)."""
 
 WORD_WRAP_MAX = 1_000_000
 """Past about this many characters (longest line times rows) long lines wrap at the width, not between words:
@@ -428,8 +427,19 @@ class DiffView(ScrollView, DiffDrawing, can_focus=True):
 
     # -- keys ------------------------------------------------------------------------------------------------
 
+    # g, G and space go at once, as j and k do: Textual's scroll for 1 s (the diff drawn anew at each of its
+    # frames), and its end waits for a refresh before it starts (a frame later).
     def action_scroll_down(self) -> None:
         self.scroll_relative(y=1, animate=False)
 
     def action_scroll_up(self) -> None:
         self.scroll_relative(y=-1, animate=False)
+
+    def action_scroll_home(self) -> None:
+        self.scroll_to(x=0 if self.scroll_y == 0 else None, y=0, animate=False)
+
+    def action_scroll_end(self) -> None:
+        self.scroll_to(y=self.max_scroll_y, animate=False)
+
+    def action_page_down(self) -> None:
+        self.scroll_to(y=self.scroll_y + self.scrollable_content_region.height, animate=False)

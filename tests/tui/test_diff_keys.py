@@ -1,0 +1,60 @@
+"""g, G and space in a diff go where they go at once, as j and k do, animations on or off (Textual's scroll would
+glide for a second, drawing the whole diff anew at each of its frames); the cursor stays on screen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import events
+from textual.app import App, ComposeResult
+
+from folio.services.diff import diff_markdown
+from folio.tui.widgets.diff_view import DiffView
+
+
+class DiffApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield DiffView(cursor=True)
+
+
+async def key(app: App[Any], pilot: Any, name: str, character: str) -> None:
+    """The key as a terminal sends it, then one pause (``pilot.press`` would wait for animations to end)."""
+    app.post_message(events.Key(name, character))
+    await pilot.pause()
+
+
+def gliding(app: App[Any], view: DiffView) -> bool:
+    return app.animator.is_being_animated(view, "scroll_y")
+
+
+def on_screen(view: DiffView) -> bool:
+    top = round(view.scroll_y)
+    return top <= view.cursor < top + view.scrollable_content_region.height
+
+
+async def test_g_capital_g_and_space_move_at_once() -> None:
+    before = "\n".join(f"line {n}" for n in range(600))
+    after = "\n".join(f"line {n}{' changed' if n % 5 == 0 else ''}" for n in range(600))
+    app = DiffApp()
+    app.animation_level = "full"
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = app.query_one(DiffView)
+        view.show(diff_markdown(before, after))
+        view.focus()
+        await pilot.pause()
+        height = view.scrollable_content_region.height
+
+        await key(app, pilot, "G", "G")
+        assert not gliding(app, view)
+        assert view.scroll_y == view.max_scroll_y > 0
+        assert on_screen(view)
+
+        await key(app, pilot, "g", "g")
+        assert not gliding(app, view)
+        assert view.scroll_y == 0
+        assert on_screen(view)
+
+        await key(app, pilot, "space", " ")
+        assert not gliding(app, view)
+        assert view.scroll_y == height
+        assert on_screen(view)
