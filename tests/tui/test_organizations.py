@@ -225,3 +225,25 @@ async def test_a_bug_of_ours_is_said_in_words_not_a_traceback(client: GitBookCli
         assert "(RuntimeError)" in message and "--debug" in message
         assert "internal detail" not in message
         assert app.is_running
+
+
+async def test_keys_reach_the_list_after_a_first_load_over_a_slow_link(state: SandboxState) -> None:
+    """The list is still loading when the screen first shows (no cache, a slow service): Textual's loading
+    indicator takes its focus; once the rows are in, enter opens the organization under the cursor."""
+    slow = create_app(state, faults=Faults(latency=0.3))
+    client = GitBookClient(
+        token=Token(TOKEN), base_url=SANDBOX_URL, transport=SandboxTransport(slow), retry=RetryPolicy(sleep=_no_sleep)
+    )
+    services = Services(client, where="a slow sandbox")
+    app = FolioApp(services, start=lambda: OrganizationsScreen(services))
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _settled(app, pilot)
+        assert _rows(screen)
+        await pilot.pause()
+        assert app.focused is screen.panel.browser.list
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert type(app.screen).__name__ == "OrganizationScreen"
+    await client.aclose()

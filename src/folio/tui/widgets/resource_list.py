@@ -288,6 +288,18 @@ class ResourceList(ScrollView, can_focus=True):
             style = self._styles[name] = self.app.console.get_style(name, default=NULL_STYLE)
         return style
 
+    def watch_loading(self, loading: bool) -> None:
+        """Textual's loading indicator takes the focus from the list it covers and gives it to nobody: once it is
+        gone, a screen left with no focus gives it back as it would at its start (its AUTO_FOCUS), so keys typed
+        after a first load over the network reach the list (they went nowhere until tab was pressed)."""
+        if not loading:
+            self.call_after_refresh(self._focus_if_lost)
+
+    def _focus_if_lost(self) -> None:
+        screen = self.screen if self.is_attached else None
+        if screen is not None and screen.is_current and screen.focused is None:
+            screen._update_auto_focus()
+
     # -- cursor ----------------------------------------------------------------------------------------------
 
     def validate_cursor(self, value: int) -> int:
