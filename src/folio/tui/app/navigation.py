@@ -118,7 +118,8 @@ class Navigation(Connectivity):
         key = (kind, key_of(ids))
         screen = visited.pop(key, None)
         if screen is not None and (getattr(screen, "services", None) is not self.services or self._in_stack(screen)):
-            screen = None  # another account's, or on screen already: a new one
+            self._kept.add(screen)  # another account's, or on screen already: let go of it, and a new one
+            screen = None
         if screen is None:
             screen = routes.build(self.services, kind, ids, title=title, trail=trail)
         else:
@@ -155,9 +156,10 @@ class Navigation(Connectivity):
 
     def forget_screen(self, kind: str, ids: Ids) -> None:
         """The thing of ``kind`` is gone (deleted): a reopen builds its screen again."""
-        visited = self._visited
-        if visited:
-            visited.pop((kind, key_of(ids)), None)
+        gone = self._visited.pop((kind, key_of(ids)), None) if self._visited else None
+        if gone is not None:
+            self._kept.add(gone)  # uninstalled by _release_kept once no stack and no ``-`` needs it
+            self.call_later(self._release_kept)
 
     # -- the stack -------------------------------------------------------------------------------------------
 
