@@ -7,10 +7,6 @@ import sys
 
 import httpx
 
-from tests.sandbox.serving import read_address
-
-_read_address = read_address  # (the name other tests import)
-
 
 def test_serves_the_demo_organization_to_a_bearer(served: str) -> None:
     with httpx.Client(base_url=served, timeout=10) as http:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sandbox.test_serve import _read_address
+from tests.sandbox import serving
 
 MARKER = "Northwind Labs"
 """The demo organization's title: on screen only once the organization list is drawn."""
@@ -225,25 +225,8 @@ def _probe(tmp_path: Path, *argv: str) -> tuple[set[str], bool]:
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "folio", "sandbox", "serve", "--host", "127.0.0.1", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        yield _read_address(proc)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        for stream in (proc.stdout, proc.stderr):
-            if stream is not None:
-                stream.close()
+    with serving.served() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
