@@ -114,6 +114,11 @@ class Launcher:
             if local is None or local.account is None:
                 raise LaunchError("--offline needs what an earlier online run of this account kept, and there is none.")
             services.client.set_offline("asked")
+        elif first and name == DEMO:
+            # a first start (nothing cached): the list is answered while Textual is imported
+            services.prefetch_organizations(url, secret, demo=True)
+        elif first and cli.transport_factory(url) is None:  # (not through a test's transport: the network's only)
+            services.prefetch_organizations(service_url(url), secret.strip())
         try:
             services.ping = ping_enabled(self.settings)
             if "review" in self.settings.extra:  # ([review] approve_requires; none without the table)

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from folio.services.comments import CommentService
     from folio.services.conversations import ConversationsService
     from folio.services.detached import DetachedComments
-    from folio.services.first_paint import CachedOrganizations
+    from folio.services.first_paint import CachedOrganizations, Prefetch
     from folio.services.forecast import ForecastService
     from folio.services.local import Local
     from folio.services.mentions import MentionService
@@ -92,6 +92,8 @@ class Services:
         """What approving a change request waits for (``[review] approve_requires``: ``viewed``, ``resolved``)."""
         self.changes = Changes()
         """What was written, for the lists that show it (a list reloads when its topic moved)."""
+        self.prefetch: Prefetch | None = None
+        """The organization list asked at process start when the cache had none (a first start's first frame)."""
 
     @property
     def client(self) -> GitBookClient:
@@ -136,6 +138,20 @@ class Services:
         from folio.services.first_paint import cached_organizations
 
         return cached_organizations(self.local.cached)
+
+    def prefetch_organizations(self, base_url: str, token: str, *, demo: bool = False) -> None:
+        """Ask for the organization list now, in a thread, when the cache has none to paint
+        (:class:`folio.services.first_paint.Prefetch`): the answer travels while the TUI is imported. ``demo``: a
+        sandbox seeded in a child process answers, as the demo's own will once it is built."""
+        from folio import __version__
+        from folio.services.first_paint import Prefetch
+
+        if self._client is not None or self.cached_organizations() is not None:
+            return
+        if demo:
+            self.prefetch = Prefetch.from_demo(base_url, token).start()
+        elif Prefetch.applies(base_url):
+            self.prefetch = Prefetch.over_http(base_url, token, user_agent=f"folio-tui/{__version__}").start()
 
     async def me(self) -> User:
         if self._me is None:

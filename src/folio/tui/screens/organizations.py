@@ -7,6 +7,7 @@ right after that frame: what a start waits for is Textual and this screen, not t
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Hashable, Sequence
 from functools import partial
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
     from folio.models.organization import Organization
     from folio.services import Services
-    from folio.services.first_paint import CachedOrganization
+    from folio.services.first_paint import CachedOrganization, CachedOrganizations, Prefetch
 
     Org = Organization | CachedOrganization
 
@@ -105,6 +106,7 @@ class OrganizationsPanel(ResourcePanel["Org"]):
         super().__init__(services, id=id)
         self.initial = initial
         self._done = False
+        self._loading_started = False
 
     def hint(self) -> str:
         if self.failed is None and self.is_mounted and not self.browser.list.loading and self._done:
@@ -120,17 +122,40 @@ class OrganizationsPanel(ResourcePanel["Org"]):
             # The cache's list is read here without the HTTP client (nothing of it is imported yet): the load's
             # own cache pass would read the same answer.
             fresh.cache_pass_done(self, "load", cached.stored_at if cached is not None else None)
-        if cached is None:  # nothing to show meanwhile: building the client on the loop is quicker
-            self.reload()
+        if cached is not None:
+            self._paint_first(cached)
             return
-        # The first frame shows the cache's rows; the service is asked once that frame is drawn.
-        self.browser.set_rows([organization_row(org) for org in cached.items], keep=self.initial, staged=False)
-        self.items = list(cached.items)
+        prefetch, self.services.prefetch = self.services.prefetch, None  # one first frame (not :profile's)
+        if prefetch is not None and (asked := prefetch.result()) is not None:
+            self._paint_first(asked)
+        elif prefetch is not None and prefetch.pending:
+            self._await_prefetch(prefetch)
+        else:  # nothing to show meanwhile: building the client on the loop is quicker
+            self.reload()
+
+    def _paint_first(self, organizations: CachedOrganizations) -> None:
+        """The first frame shows these rows (the cache's, or the start's prefetch); the service is asked once that
+        frame is drawn, through the HTTP client."""
+        self.browser.set_rows([organization_row(org) for org in organizations.items], keep=self.initial, staged=False)
+        self.items = list(organizations.items)
         after = getattr(self.app, "after_first_frame", None)
-        if callable(after):
+        if callable(after) and not getattr(self.app, "first_frame_drawn", True):
             after(partial(self.call_later, self._read_fresh))
-        else:  # a bare test app
+        else:  # the app's first frame is drawn already (it said "Loading"), or a bare test app: after these rows'
             self.call_after_refresh(self._read_fresh)
+
+    @work(group="organizations-connect", exit_on_error=False)
+    async def _await_prefetch(self, prefetch: Prefetch) -> None:
+        """The start's prefetch is still on its way: say the list is loading, and paint it when it comes. One that
+        fails or is slower than its ``patience`` is left: the HTTP client asks (and says what is wrong)."""
+        self.browser.set_loading(True)
+        asked = await asyncio.to_thread(prefetch.wait, prefetch.patience)
+        # (``r`` pressed meanwhile started the HTTP client's load: its answer is the one to show)
+        if asked is not None and not self._loading_started:
+            self.browser.set_loading(False)
+            self._paint_first(asked)
+        elif not self._loading_started:
+            self._read_fresh()
 
     @work(group="organizations-connect", exit_on_error=False)
     async def _read_fresh(self) -> None:
@@ -138,7 +163,12 @@ class OrganizationsPanel(ResourcePanel["Org"]):
         then read the list from the service."""
         with contextlib.suppress(Exception):  # the load below builds it again, and says what is wrong
             await self.services.connect()
-        self.reload()
+        if not self._loading_started:  # ``r`` meanwhile has read it already
+            self.reload()
+
+    def reload(self, *, keep: str | None = None) -> None:
+        self._loading_started = True
+        super().reload(keep=keep)
 
     async def fetch(self) -> AsyncIterator[Sequence[Org]]:
         yield await self.services.browse.organizations()
