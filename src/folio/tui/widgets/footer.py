@@ -1,46 +1,81 @@
-"""The footer every screen shows: Textual's, rebuilt only when the keys it shows change.
+"""The footer every screen shows: Textual's, rebuilt only when the set of keys it shows changes.
 
 Textual's ``Footer`` rebuilds all its keys at every bindings update of its screen: each focus change, each
 ``refresh_bindings()`` a list's cursor asks for, a tab switched. Opening a change request did that about 33 times
-(a quarter of the open under the profiler, #15), though the keys shown changed two or three times. This footer
-compares what it would show with what it shows, and rebuilds only when they differ.
+(a quarter of the open under the profiler, #15), though the keys shown changed two or three times, and a rebuild
+costs 20-55 ms (a widget per key, each styled): keys typed while a large organization loaded waited behind them.
+This footer compares what it would show with what it shows: the same keys, nothing is done; the same keys with
+another one greyed out or enabled (an action that became possible), the keys on screen are dimmed or lit in
+place; other keys, it rebuilds. The screen's bindings are read once per look, and the keys built from that read
+are what the next look compares with.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterator
+from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey, FooterLabel, KeyGroup
 
 if TYPE_CHECKING:
+    from textual.binding import ActiveBinding, Binding
     from textual.screen import Screen
+    from textual.widget import Widget
 
-__all__ = ["KeysFooter"]
+__all__ = ["KeysFooter", "footer_keys", "same_but_enabled"]
+
+Shown = tuple[Any, ...]
+"""What a footer shows, as a value to compare: one entry a key (with its enabled state), the palette's last."""
+
+
+def footer_keys(app: Any, active: dict[str, ActiveBinding]) -> Shown:
+    """What a footer shows of the screen's ``active`` bindings: each shown key (key, how it is written, label,
+    action, enabled, tooltip), then the palette's key (key, enabled, tooltip) or None."""
+    palette = active.get(app.COMMAND_PALETTE_BINDING)
+    keys: list[Any] = [
+        (binding.key, app.get_key_display(binding), binding.description, binding.action, enabled, tooltip)
+        for (_node, binding, enabled, tooltip) in active.values()
+        if binding.show
+    ]
+    keys.append((palette.binding.key, palette.enabled, palette.tooltip) if palette is not None else None)
+    return tuple(keys)
+
+
+def _shape(shown: Shown) -> Shown:
+    """``shown`` without the enabled states: the keys' widgets, their order and their words."""
+    *keys, palette = shown
+    return (
+        *((key, display, label, action, tooltip) for (key, display, label, action, _enabled, tooltip) in keys),
+        None if palette is None else (palette[0], palette[2]),
+    )
+
+
+def same_but_enabled(shown: Shown, new: Shown) -> bool:
+    """Whether ``new`` shows the very keys of ``shown``, in the same order and words, only some greyed out or lit
+    (the footer then changes them in place instead of building its keys again)."""
+    return len(shown) == len(new) and _shape(shown) == _shape(new)
 
 
 class KeysFooter(Footer):
-    """A ``Footer`` that rebuilds only when the keys it shows (key, label, enabled, tooltip) change."""
+    """A ``Footer`` that rebuilds only when the keys it shows (key, label, tooltip) change, and greys out or lights
+    up the keys it shows in place when only their enabled state does."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._shown: tuple[Any, ...] | None = None
+        self._shown: Shown | None = None
+        """What the keys on screen show (None: not built yet)."""
         self._pending = False
-
-    def _keys(self) -> tuple[Any, ...]:
-        """What ``compose`` would show now, as a value to compare."""
-        app, active = self.app, self.screen.active_bindings
-        palette = active.get(app.COMMAND_PALETTE_BINDING)
-        keys: list[Any] = [
-            (binding.key, app.get_key_display(binding), binding.description, binding.action, enabled, tooltip)
-            for (_node, binding, enabled, tooltip) in active.values()
-            if binding.show
-        ]
-        keys.append((palette.binding.key, palette.enabled, palette.tooltip) if palette is not None else None)
-        return tuple(keys)
+        self._next: dict[str, ActiveBinding] | None = None
+        """The bindings the next ``compose`` builds keys of (read by the look that asked for it)."""
+        self._key_widgets: list[tuple[str, FooterKey]] = []
+        """The key widgets built, each with the key of the active binding it shows."""
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         # Textual's asks for a rebuild at each update, several within one frame; here one look after the frame,
-        # and a rebuild only when what it shows differs.
+        # and a rebuild only when the keys shown differ.
         self._bindings_ready = True
         if not screen.app.app_focus or not self.is_attached or screen is not self.screen or self._pending:
             return
@@ -51,16 +86,91 @@ class KeysFooter(Footer):
         self._pending = False
         if not self.is_attached:
             return
-        if self._shown is None:  # the first build: nothing to compare with; what it shows is read after the frame
-            self._shown = ()
-            await self.recompose()
-            self.call_after_refresh(self._read_shown)
+        active = self.screen.active_bindings
+        keys = footer_keys(self.app, active)
+        if keys == self._shown:
             return
-        keys = self._keys()
-        if keys != self._shown:
+        if self._shown is not None and same_but_enabled(self._shown, keys):
             self._shown = keys
-            await self.recompose()
+            self._light(active)
+            return
+        self._shown = keys
+        self._next = active
+        await self.recompose()
 
-    def _read_shown(self) -> None:
-        if self.is_attached and not self._pending and self._shown == ():
-            self._shown = self._keys()
+    def _light(self, active: dict[str, ActiveBinding]) -> None:
+        """Grey out or light up the keys shown as ``active`` says (what a rebuild would show, without it)."""
+        for key, widget in self._key_widgets:
+            found = active.get(key)
+            disabled = found is not None and not found.enabled
+            if widget._disabled != disabled:
+                widget._disabled = disabled  # (what a click on the key reads)
+                widget.set_class(disabled, "-disabled")
+
+    def compose(self) -> Iterator[Widget]:
+        """Textual's ``Footer.compose``, from the bindings the look read (and remembering which widget shows which
+        key, for :meth:`_light`)."""
+        if not self._bindings_ready:
+            return
+        active = self._next if self._next is not None else self.screen.active_bindings
+        self._next = None
+        if self._shown is None:  # (built without a look: what it shows is what the next look compares with)
+            self._shown = footer_keys(self.app, active)
+        self._key_widgets = []
+        action_to_bindings: defaultdict[str, list[tuple[str, Binding, bool, str]]] = defaultdict(list)
+        for key, (_node, binding, enabled, tooltip) in active.items():
+            if binding.show:
+                action_to_bindings[binding.action].append((key, binding, enabled, tooltip))
+        self.styles.grid_size_columns = len(action_to_bindings)
+        for group, multi_bindings_iterable in groupby(
+            action_to_bindings.values(), lambda multi_bindings: multi_bindings[0][1].group
+        ):
+            multi_bindings = list(multi_bindings_iterable)
+            if group is not None and len(multi_bindings) > 1:
+                with KeyGroup(classes="-compact" if group.compact else ""):
+                    for key, binding, enabled, tooltip in (bindings[0] for bindings in multi_bindings):
+                        yield self._key(
+                            key,
+                            FooterKey(
+                                binding.key,
+                                self.app.get_key_display(binding),
+                                "",
+                                binding.action,
+                                disabled=not enabled,
+                                tooltip=tooltip or binding.description,
+                                classes="-grouped",
+                            ).data_bind(compact=Footer.compact),
+                        )
+                yield FooterLabel(group.description)
+            else:
+                for key, binding, enabled, tooltip in (bindings[0] for bindings in multi_bindings):
+                    yield self._key(
+                        key,
+                        FooterKey(
+                            binding.key,
+                            self.app.get_key_display(binding),
+                            binding.description,
+                            binding.action,
+                            disabled=not enabled,
+                            tooltip=tooltip,
+                        ).data_bind(compact=Footer.compact),
+                    )
+        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
+        if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE and palette is not None:
+            _node, binding, enabled, _tooltip = palette
+            yield self._key(
+                self.app.COMMAND_PALETTE_BINDING,
+                FooterKey(
+                    binding.key,
+                    self.app.get_key_display(binding),
+                    binding.description,
+                    binding.action,
+                    classes="-command-palette",
+                    disabled=not enabled,
+                    tooltip=binding.tooltip or binding.description,
+                ),
+            )
+
+    def _key(self, key: str, widget: FooterKey) -> FooterKey:
+        self._key_widgets.append((key, widget))
+        return widget
