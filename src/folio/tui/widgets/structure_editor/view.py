@@ -4,7 +4,6 @@ calls on its :class:`EditSession`, which holds the state (see the package's docs
 from __future__ import annotations
 
 import asyncio
-import gc
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -19,6 +18,7 @@ from textual.strip import Strip
 from folio.services.format import count
 from folio.services.structure import EDITABLE, GROUP, SECTION, SPACE, Move, StructureTree
 from folio.tui import styles_dir
+from folio.tui.collector import BULK, bulk_loaded, bulk_released
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
 from folio.tui.screens.base import Item
@@ -67,6 +67,8 @@ class StructureEditor(Vertical):
         self._mode = (False, False, False)  # loaded, holding a node, in a batch: what the footer shows
         self._counts: dict[str, int] = {}
         self._view: _TreeView | None = None
+        self._bulk = False
+        """A large structure was read (the collector froze it): unfreeze when the editor goes away."""
 
     def compose(self) -> ComposeResult:
         yield _Line("structure--summary")
@@ -97,6 +99,10 @@ class StructureEditor(Vertical):
             self.view.focus()
         self.reload()
 
+    def on_unmount(self) -> None:
+        if self._bulk:
+            bulk_released(self)
+
     def focus_tree(self) -> None:
         self.view.focus()
 
@@ -124,11 +130,11 @@ class StructureEditor(Vertical):
         self._counts = tree.counts()
         self.say(f"Read again: the {count(dropped, 'collected move')} dropped." if dropped else None)
         self.refresh_rows(keep)
-        if len(tree.nodes) >= 1000:
-            # A large read leaves thousands of objects behind: collect them now, and keep the tree out of later
-            # collections, so no collector pause lands in the middle of a move (PERFORMANCE.md).
-            gc.collect()
-            gc.freeze()
+        if len(tree.nodes) >= BULK:
+            # A large read: what it left is collected after the frame that shows it, and the tree kept out of
+            # later collections, so no collector pause lands in the middle of a move (``folio.tui.collector``).
+            self._bulk = True
+            bulk_loaded(self, len(tree.nodes))
 
     # -- drawing ---------------------------------------------------------------------------------------------
 
