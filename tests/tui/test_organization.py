@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import msgspec
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Tab
@@ -201,6 +202,12 @@ async def test_the_inbox_lists_open_change_requests_with_their_reviews(open_app:
         assert rows[5][-3:] == ["13 d ago", "1", "✓1"]
         item = screen.current_item()
         assert item is not None and item.kind == "change request" and item.url and "/~/changes/2/" in item.url
+        assert item == screen.inbox.current_item()  # o / y on the screen link the row as the inbox itself does
+        row = screen.inbox.browser.list.highlighted
+        assert row is not None and row.data.urls is not None
+        row.data = msgspec.structs.replace(row.data, urls=msgspec.structs.replace(row.data.urls, app=None))
+        item = screen.current_item()  # no app URL: the change request's location, as in the inbox
+        assert item is not None and item.url == row.data.urls.location and item.url
         cr = next(c for c in screen.inbox.items if c.id == item.id)
         assert ("change-request", f"{cr.space}/{cr.id}") in app.loaded
 

@@ -287,6 +287,9 @@ class OrganizationScreen(ContentActions, ContentLoading, FolioScreen):
         return widget.browser if isinstance(widget, ResourcePanel) else None
 
     def current_item(self) -> Item | None:
+        widget = self._mounted(self.tabs.active)
+        if isinstance(widget, ResourcePanel) and widget.browser.list.highlighted is not None:
+            return widget.current_item()  # the tab's own (an inbox row links as the inbox does)
         browser = self._browser(self.tabs.active)
         row = browser.list.highlighted if browser is not None else None
         data: Any = row.data if row is not None else self.organization
