@@ -72,6 +72,9 @@ async def shoot(folder: Path) -> list[Path]:
                 name = SHOTS.get(step)
                 if name is None:
                     return
+                # what a screen draws after its first frame (the first screen's footer keys and column header) too
+                for _ in range(3):
+                    await pilot.pause()
                 path = Path(app.save_screenshot(f"{name}.svg", path=str(folder)))
                 saved.append(path)
 
