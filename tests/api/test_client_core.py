@@ -4,8 +4,11 @@ rate limits, timeouts, lost connections and answers that do not fit the models."
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import gc
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 
 import httpx
@@ -249,3 +252,44 @@ async def test_connection_refused_is_retried_even_for_writes() -> None:
             await c.request_json("POST", "/orgs/x/collections", json={"title": "t"})
     assert "Could not reach the service" in caught.value.message
     assert len(sleeps) == 3
+
+
+_HOLDER: contextvars.ContextVar[object] = contextvars.ContextVar("test_holder")
+
+
+class _Held:
+    """Stands for what a caller's context holds (a screen's worker, and through it the screen)."""
+
+
+@pytest.mark.parametrize("fails", [False, True])
+async def test_a_request_keeps_nothing_of_its_callers_context_once_answered(state: SandboxState, fails: bool) -> None:
+    """The timeouts leave cancelled timers in the loop until their deadline (a minute): none of them may keep
+    the caller's context, or a closed screen stays in memory that long."""
+    faults = Faults(error_rate=1.0) if fails else None
+    client = GitBookClient(
+        token=Token(TOKEN),
+        base_url=SANDBOX_URL,
+        transport=SandboxTransport(create_app(state, faults=faults)),
+        retry=RetryPolicy(attempts=1),
+    )
+
+    async def caller(thing: object) -> None:
+        _HOLDER.set(thing)
+        if fails:
+            with pytest.raises(errors.ApiError):
+                await client.organizations.list().collect()
+        else:
+            assert await client.organizations.list().collect()
+
+    held = _Held()
+    alive = weakref.ref(held)
+    # A live timer due before the request's timeouts (a UI has some): cancelled ones behind it stay in the heap.
+    keeper = asyncio.get_running_loop().call_later(30, lambda: None)
+    task = asyncio.create_task(caller(held), context=contextvars.Context())
+    await task
+    del task, held  # (the caller's own task holds its context)
+    await asyncio.sleep(0)  # (and so does its wake-up callback, until the loop has run it)
+    gc.collect()
+    keeper.cancel()
+    assert alive() is None, "a timer of the request keeps the caller's context"
+    await client.aclose()

@@ -12,6 +12,7 @@ retry policy of the operation, and turns every failure into an error of :mod:`fo
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import time
 from collections.abc import Callable
@@ -269,6 +270,15 @@ class GitBookClient:
             raise error
 
     async def _send_once(self, method: str, path: str, *, params: dict[str, Any] | None, json: Any) -> httpx.Response:
+        """Send in a task of an empty context. The timeouts (``asyncio.timeout`` here, anyio's in httpcore) leave
+        a cancelled timer in the loop's heap until their deadline, and a timer keeps the context it was made in:
+        the caller's would keep whatever it holds (a screen's worker, and through it the screen) alive for up to
+        the total timeout after the answer came. Cancelling the caller cancels the task; its errors are raised here.
+        Nothing below reads a context variable (the cache-first ones are read by :meth:`request`, before)."""
+        send = self._send(method, path, params=params, json=json)
+        return await asyncio.create_task(send, context=contextvars.Context())
+
+    async def _send(self, method: str, path: str, *, params: dict[str, Any] | None, json: Any) -> httpx.Response:
         started = time.perf_counter()
         try:
             async with self._limiter, asyncio.timeout(self.timeouts.total):
