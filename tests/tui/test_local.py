@@ -270,6 +270,23 @@ async def test_a_restart_puts_back_the_tab_the_filter_and_the_row(machine: Machi
         assert browser.list.highlighted is not None and browser.list.highlighted.key == row.key
 
 
+async def test_a_restored_screen_is_kept_for_a_reopen(machine: Machine, state: SandboxState) -> None:
+    async with machine.run(restore=True) as (app, pilot):
+        app.push_screen(opener("organization", app.services, state)())  # type: ignore[misc]
+        await settle(pilot)
+        app.save_session()
+    async with machine.run(restore=True) as (app, pilot):
+        await settle(pilot)
+        restored = app.screen
+        assert type(restored).__name__ == "OrganizationScreen"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is not restored and app.is_screen_installed(restored)
+        app.open_route("organization", {"org_id": state.demo_org}, title="Northwind Labs")
+        await settle(pilot)
+        assert app.screen is restored  # pushed back, not built again
+
+
 async def test_a_corrupt_cache_is_moved_aside_said_and_the_app_runs(machine: Machine, state: SandboxState) -> None:
     async with machine.run() as (app, pilot):
         pass

@@ -9,7 +9,7 @@ route's ids (the screen's attributes of those names), :func:`rebuild` builds the
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -20,6 +20,14 @@ __all__ = ["rebuild", "snapshot"]
 
 log = logging.getLogger(__name__)
 VERSION = 1
+
+
+class Make(Protocol):
+    """Builds the screen of a route (``routes.build`` without its services, or the app's ``screen_for``)."""
+
+    def __call__(
+        self, kind: str, ids: dict[str, Any], *, title: str | None = None, trail: tuple[str, ...] = ()
+    ) -> Screen[Any]: ...
 
 
 def _view(screen: Screen[Any]) -> dict[str, Any]:
@@ -58,9 +66,16 @@ def snapshot(stack: list[Screen[Any]]) -> dict[str, Any]:
     return {"version": VERSION, "screens": entries}
 
 
-def rebuild(services: Services, data: dict[str, Any]) -> list[Screen[Any]]:
-    """The screens of a saved session, trails and all (an entry Folio cannot rebuild ends the list there)."""
+def rebuild(services: Services, data: dict[str, Any], make: Make | None = None) -> list[Screen[Any]]:
+    """The screens of a saved session, trails and all (an entry Folio cannot rebuild ends the list there).
+    ``make(kind, ids, title=, trail=)`` builds each (the app's ``screen_for``, which keeps it for a reopen);
+    by default ``routes.build``."""
+    from functools import partial
+
     from folio.tui.routes import build, route
+
+    if make is None:
+        make = partial(build, services)
 
     if data.get("version") != VERSION:
         return []
@@ -73,7 +88,7 @@ def rebuild(services: Services, data: dict[str, Any]) -> list[Screen[Any]]:
         if route(name or "") is None:
             break
         try:
-            screen: Screen[Any] = build(services, name, args, title=entry.get("crumb") or None, trail=trail)
+            screen: Screen[Any] = make(name, args, title=entry.get("crumb") or None, trail=trail)
         except (KeyError, TypeError):
             log.warning("a saved screen could not be rebuilt: %s", name)
             break

@@ -58,7 +58,7 @@ class Keeping(CommandLine):
     def _restore_session(self) -> bool:
         """Reopen the screens of the session read by :meth:`_read_session` (True when some came back)."""
         data, self._session_to_restore = self._session_to_restore, None
-        screens = session.rebuild(self.services, data) if data else []
+        screens = session.rebuild(self.services, data, self.screen_for) if data else []  # (kept for a reopen)
         for screen in screens:
             self.push_screen(screen)
         return bool(screens)
