@@ -1,6 +1,6 @@
-"""The footer greys out and lights up its keys in place when only their enabled state changes (a rebuild of its
-keys cost 20-55 ms a time while a large organization loaded, #15), rebuilds when the keys themselves change, and
-shows what a rebuild would show either way."""
+"""The footer greys out and lights up its keys in place when only their enabled state changes, and takes out or
+puts in the keys gone or come among the keys it shows (a rebuild of its keys cost 20-55 ms a time while a large
+organization loaded, #15); it rebuilds them when they are grouped; and it shows what a rebuild would show."""
 
 from __future__ import annotations
 
@@ -102,32 +102,78 @@ async def test_in_place_shows_what_a_rebuild_shows() -> None:
         app.can_go = False
         app.refresh_bindings()
         await settled(app, pilot)
-        in_place = shown(app)
+        in_place, picture = shown(app), app.export_screenshot()
         footer._shown = None  # forget what it shows: the next look builds the keys again
         app.refresh_bindings()
         await settled(app, pilot)
         assert rebuilds == [1]
         assert shown(app) == in_place
+        assert app.export_screenshot() == picture
 
 
-async def test_other_keys_rebuild() -> None:
+async def test_keys_gone_and_come_are_taken_out_and_put_in() -> None:
     app = Host()
     async with app.run_test() as pilot:
         _, rebuilds = await built_footer(app, pilot)
-        assert "w" in [key for key, *_ in shown(app)]
-        app.waves = False  # a key hidden: another set of keys
-        app.can_go = False
+        before = {key.key: key for key in app.query(FooterKey)}
+        full = shown(app)
+        assert [key for key, *_ in full][:3] == ["x", "z", "w"]
+
+        app.waves = False  # `w` hidden: a key fewer ...
+        app.can_go = False  # ... and `x` greyed out at the same time
         app.refresh_bindings()
         await settled(app, pilot)
-        assert rebuilds == [1]
-        assert "w" not in [key for key, *_ in shown(app)]
+        assert rebuilds == []
+        assert [key for key, *_ in shown(app)] == [key for key, *_ in full if key != "w"]
         assert ("x", "Go", True, "Go there") in shown(app)
+        assert all(before[key.key] is key for key in app.query(FooterKey))  # the others stay as they were
+        assert not before["w"].is_attached
+
+        app.waves, app.can_go = True, True  # `w` back, in its place
+        app.refresh_bindings()
+        await settled(app, pilot)
+        assert rebuilds == []
+        assert shown(app) == full
+        assert before["w"] is not app.query(FooterKey)[2]  # a new key
+        assert [before[key] for key in ("x", "z")] == list(app.query(FooterKey))[:2]
 
         for _ in range(3):  # nothing changed: nothing done
             app.refresh_bindings()
             await pilot.pause()
         await settled(app, pilot)
+        assert rebuilds == []
+        in_place = app.export_screenshot()
+        assert app.export_screenshot() == in_place  # (the same screen, the same picture)
+        footer = app.query_one(KeysFooter)
+        footer._shown = None  # forget what it shows: the next look builds the keys again
+        app.refresh_bindings()
+        await settled(app, pilot)
         assert rebuilds == [1]
+        assert shown(app) == full
+        assert app.export_screenshot() == in_place  # what a rebuild draws, to the cell
+
+
+class Grouped(Host, inherit_bindings=False):
+    """Two keys of one group (the footer shows them together, under the group's label)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("x", "go", "Go"),
+        Binding("left", "previous", "Previous", group=Binding.Group("Move")),
+        Binding("right", "next", "Next", group=Binding.Group("Move")),
+        Binding("w", "wave", "Wave"),
+    ]
+
+
+async def test_grouped_keys_are_rebuilt() -> None:
+    app = Grouped()
+    async with app.run_test() as pilot:
+        _, rebuilds = await built_footer(app, pilot)
+        assert [key for key, *_ in shown(app)][:4] == ["x", "left", "right", "w"]
+        app.waves = False
+        app.refresh_bindings()
+        await settled(app, pilot)
+        assert rebuilds == [1]
+        assert [key for key, *_ in shown(app)][:3] == ["x", "left", "right"]
 
 
 def test_same_but_enabled() -> None:

@@ -6,8 +6,10 @@ Textual's ``Footer`` rebuilds all its keys at every bindings update of its scree
 costs 20-55 ms (a widget per key, each styled): keys typed while a large organization loaded waited behind them.
 This footer compares what it would show with what it shows: the same keys, nothing is done; the same keys with
 another one greyed out or enabled (an action that became possible), the keys on screen are dimmed or lit in
-place; other keys, it rebuilds. The screen's bindings are read once per look, and the keys built from that read
-are what the next look compares with.
+place; keys gone or come (a tab switched, `/` typed: `space` and `esc` mean something else while the filter takes
+the keys), those are removed or mounted among the keys on screen, which stay; keys in another order or grouped
+(``Binding.Group``), it rebuilds them all. The screen's bindings are read once per look, and the keys built from
+that read are what the next look compares with.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ __all__ = ["KeysFooter", "footer_keys", "same_but_enabled"]
 
 Shown = tuple[Any, ...]
 """What a footer shows, as a value to compare: one entry a key (with its enabled state), the palette's last."""
+Look = tuple[str, str, str, str, str, bool]
+"""A key on the footer but its enabled state: key, how it is written, label, action, tooltip, the palette's key."""
 
 
 def footer_keys(app: Any, active: dict[str, ActiveBinding]) -> Shown:
@@ -71,7 +75,9 @@ class KeysFooter(Footer):
         self._next: dict[str, ActiveBinding] | None = None
         """The bindings the next ``compose`` builds keys of (read by the look that asked for it)."""
         self._key_widgets: list[tuple[str, FooterKey]] = []
-        """The key widgets built, each with the key of the active binding it shows."""
+        """The key widgets shown, in order, each with the key of the active binding it shows."""
+        self._shown_flat = False
+        """The keys shown are one row of keys (no ``Binding.Group``): keys can be taken out or put in."""
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         # Textual's asks for a rebuild at each update, several within one frame; here one look after the frame,
@@ -90,11 +96,12 @@ class KeysFooter(Footer):
         keys = footer_keys(self.app, active)
         if keys == self._shown:
             return
-        if self._shown is not None and same_but_enabled(self._shown, keys):
-            self._shown = keys
+        shown, self._shown = self._shown, keys
+        if shown is not None and same_but_enabled(shown, keys):
             self._light(active)
             return
-        self._shown = keys
+        if shown is not None and self._shown_flat and await self._change(active):
+            return
         self._next = active
         await self.recompose()
 
@@ -117,6 +124,7 @@ class KeysFooter(Footer):
         if self._shown is None:  # (built without a look: what it shows is what the next look compares with)
             self._shown = footer_keys(self.app, active)
         self._key_widgets = []
+        self._shown_flat = False
         action_to_bindings: defaultdict[str, list[tuple[str, Binding, bool, str]]] = defaultdict(list)
         for key, (_node, binding, enabled, tooltip) in active.items():
             if binding.show:
@@ -155,22 +163,105 @@ class KeysFooter(Footer):
                             tooltip=tooltip,
                         ).data_bind(compact=Footer.compact),
                     )
+        palette = self._palette_key(active)
+        if palette is not None:
+            yield self._key(self.app.COMMAND_PALETTE_BINDING, palette)
+        self._shown_flat = self._flat(active)
+
+    def _palette_key(self, active: dict[str, ActiveBinding]) -> FooterKey | None:
+        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
+        if not (self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE and palette is not None):
+            return None
+        _node, binding, enabled, _tooltip = palette
+        return FooterKey(
+            binding.key,
+            self.app.get_key_display(binding),
+            binding.description,
+            binding.action,
+            classes="-command-palette",
+            disabled=not enabled,
+            tooltip=binding.tooltip or binding.description,
+        )
+
+    @staticmethod
+    def _flat(active: dict[str, ActiveBinding]) -> bool:
+        return not any(binding.show and binding.group is not None for (_node, binding, _e, _t) in active.values())
+
+    def _row(self, active: dict[str, ActiveBinding]) -> list[tuple[str, Look]]:
+        """The keys ``compose`` would show for ``active`` (no groups): each one's active key and look."""
+        row: list[tuple[str, Look]] = []
+        actions: set[str] = set()
+        display = self.app.get_key_display
+        for key, (_node, binding, _enabled, tooltip) in active.items():
+            if binding.show and binding.action not in actions:  # (one key an action: the first)
+                actions.add(binding.action)
+                row.append((key, (binding.key, display(binding), binding.description, binding.action, tooltip, False)))
         palette = active.get(self.app.COMMAND_PALETTE_BINDING)
         if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE and palette is not None:
-            _node, binding, enabled, _tooltip = palette
-            yield self._key(
-                self.app.COMMAND_PALETTE_BINDING,
-                FooterKey(
-                    binding.key,
-                    self.app.get_key_display(binding),
-                    binding.description,
-                    binding.action,
-                    classes="-command-palette",
-                    disabled=not enabled,
-                    tooltip=binding.tooltip or binding.description,
-                ),
-            )
+            binding = palette.binding
+            look = (binding.key, display(binding), binding.description, binding.action, "", True)
+            row.append((self.app.COMMAND_PALETTE_BINDING, look))
+        return row
+
+    def _new_key(self, active: dict[str, ActiveBinding], key: str) -> FooterKey:
+        """A key widget for the active binding of ``key``, as ``compose`` makes it."""
+        if key == self.app.COMMAND_PALETTE_BINDING:
+            palette = self._palette_key(active)
+            assert palette is not None
+            return palette
+        _node, binding, enabled, tooltip = active[key]
+        with self._context():  # (``data_bind`` binds to the widget whose context it runs in: this footer)
+            return FooterKey(
+                binding.key,
+                self.app.get_key_display(binding),
+                binding.description,
+                binding.action,
+                disabled=not enabled,
+                tooltip=tooltip,
+            ).data_bind(compact=Footer.compact)
+
+    async def _change(self, active: dict[str, ActiveBinding]) -> bool:
+        """Show the keys of ``active`` by taking out the keys gone and putting in the keys come, the others staying
+        (lit or greyed out as ``active`` says). False, changing nothing: the keys kept would change order, or
+        groups are shown (the caller rebuilds)."""
+        if not self._flat(active):
+            return False
+        row = self._row(active)
+        shown = {_look_of(widget): widget for _key, widget in self._key_widgets}
+        wanted = [look for _key, look in row]
+        if len(shown) != len(self._key_widgets) or len(set(wanted)) != len(wanted):
+            return False  # (two keys alike: which is which is not known)
+        kept = [look for look in wanted if look in shown]
+        if kept != [look for look in shown if look in set(wanted)]:
+            return False
+        gone = [widget for look, widget in shown.items() if look not in set(wanted)]
+        widgets: list[tuple[str, FooterKey]] = []
+        new: list[tuple[FooterKey, FooterKey | None]] = []  # (a new key, the kept key it goes before)
+        for position, (key, look) in enumerate(row):
+            if look in shown:
+                widgets.append((key, shown[look]))
+                continue
+            widget = self._new_key(active, key)
+            new.append((widget, next((shown[later] for later in wanted[position + 1 :] if later in shown), None)))
+            widgets.append((key, widget))
+        self._key_widgets = widgets
+        self.styles.grid_size_columns = sum(1 for _key, look in row if not look[-1])
+        async with self.batch():
+            if gone:
+                await self.remove_children(gone)
+            for widget, before in new:
+                await (self.mount(widget, before=before) if before is not None else self.mount(widget))
+        self._light(active)
+        return True
 
     def _key(self, key: str, widget: FooterKey) -> FooterKey:
         self._key_widgets.append((key, widget))
         return widget
+
+
+def _look_of(key: FooterKey) -> Look:
+    """What a key widget shows, but its enabled state: a key kept on the footer is one that looks the same. (The
+    palette's key is told by its class: its tooltip is not compared.)"""
+    palette = key.has_class("-command-palette")
+    tooltip = "" if palette else str(key.tooltip or "")
+    return (key.key, key.key_display, key.description, key.action, tooltip, palette)
