@@ -1,5 +1,6 @@
 """The garbage collector around bulk loads: the one place Folio calls ``gc.freeze`` (PERFORMANCE.md, #15).
 
+    started(app)                 # the app's first screen has drawn what it loaded: the start is over
     bulk_loaded(widget, count)   # a list's rows, a site's structure, a long diff: just put in place
     bulk_released(widget)        # the widget that held it is going away
 
@@ -7,25 +8,67 @@ Python's collector walks every live object it tracks at each full pass, and when
 of allocations: with 10,000 rows and their models alive, passes of 100-250 ms landed in the middle of a key. What a
 bulk load leaves is long-lived by nature, so once the frame that shows it is drawn, what it left over is collected
 and the rest frozen (``gc.freeze``): later passes skip it. The pass costs what was made since the last freeze, not
-the whole heap. When a widget that held a bulk load goes away, everything is unfrozen (``gc.unfreeze``), so what it
-held is collected by the collector's next full pass instead of being kept for good; the next load freezes again.
+the whole heap.
 
-Widgets say what they hold; this module decides what the collector does with it.
+The policy, pass by pass (:func:`plan`):
+
+- **The start** (imports, the app, its first screen) is long-lived too, and the largest part of the heap: walking
+  it cost 60-100 ms, the first time a large organization's page settled or when Python's own full pass fell while
+  its pages streamed in. Nothing walks it: once the first screen has drawn what it loaded (:func:`started`), and
+  at the latest when the first bulk load settles, only the young generations are collected and everything is
+  frozen. What garbage the old generation held then (a few thousand objects) stays until the next release.
+- **A bulk load settling** with the start frozen: a full pass, over what came since the last freeze only (a page
+  of 1,000 rows and what drew it: about 1 ms), then a freeze.
+- **A release**: when a widget that held a bulk load goes away, everything is unfrozen (``gc.unfreeze``), so what it
+  held can be collected; the next settling owes a full pass over the whole heap, once, after a frame (Python's own
+  full pass may come first and do it), and freezes again.
+
+Widgets and the app say what they hold and when the start is over; this module decides what the collector does.
 """
 
 from __future__ import annotations
 
 import gc
+from enum import Enum
 from typing import Any
 from weakref import WeakSet
 
-__all__ = ["BULK", "bulk_loaded", "bulk_released"]
+__all__ = ["BULK", "Pass", "bulk_loaded", "bulk_released", "plan", "started"]
 
 BULK = 1_000
 """Rows (nodes, lines) from which a load is bulk: below, the collector's own pace is fine."""
 
+
+class Pass(Enum):
+    """What a settling asks of the collector before it freezes."""
+
+    YOUNG = 1
+    """Collect the young generations only (``gc.collect(1)``): the old one is frozen without being walked."""
+    FULL = 2
+    """A full pass (``gc.collect()``) over what is not frozen."""
+
+
+def plan(*, frozen: bool, owed: bool) -> Pass:
+    """The pass a settling makes: ``frozen``, something is frozen (the start, earlier loads); ``owed``, a release
+    unfroze the heap and what it held is still to be collected."""
+    if owed or frozen:
+        return Pass.FULL  # a release's objects go once; else the part since the last freeze, small
+    return Pass.YOUNG  # nothing frozen yet: the whole heap, the start's, is long-lived; walking it is the pause
+
+
 _pending: WeakSet[Any] = WeakSet()
 """Apps with a settling already asked for (several loads in one frame settle once)."""
+_frozen = False
+"""Whether this module froze the heap and has not unfrozen it since (``gc.get_freeze_count()`` walks the frozen
+objects: 10 ms at 300,000)."""
+_owed = False
+"""A release unfroze the heap: the next settling makes a full pass."""
+
+
+def started(app: Any) -> None:
+    """The app's first screen has drawn what it loaded: once the next frame is drawn, freeze the start (its
+    imports, the app, the screen) without walking it."""
+    _ask(app)
 
 
 def bulk_loaded(node: Any, count: int) -> None:
@@ -37,18 +80,29 @@ def bulk_loaded(node: Any, count: int) -> None:
         app = node.app
     except Exception:  # not in an app (yet, or any more): nothing to settle for
         return
+    _ask(app)
+
+
+def bulk_released(node: Any) -> None:
+    """A widget that held a bulk load is going away: let the collector see everything again."""
+    global _frozen, _owed
+    gc.unfreeze()
+    _frozen, _owed = False, True
+
+
+def _ask(app: Any) -> None:
     if app in _pending:
         return
     _pending.add(app)
     app.call_after_refresh(_settle, app)
 
 
-def bulk_released(node: Any) -> None:
-    """A widget that held a bulk load is going away: let the collector see everything again."""
-    gc.unfreeze()
-
-
 def _settle(app: Any) -> None:
+    global _frozen, _owed
     _pending.discard(app)
-    gc.collect()
+    if plan(frozen=_frozen, owed=_owed) is Pass.FULL:
+        gc.collect()
+    else:
+        gc.collect(1)
     gc.freeze()
+    _frozen, _owed = True, False
