@@ -54,12 +54,27 @@ def _status(browser: Any) -> str:
     return str(browser.query_one(".resource-browser--status").render())
 
 
-def _spaces(screen: Any) -> Any:
-    """The spaces tab's list (None while the tab is not mounted)."""
+_found: dict[tuple[int, str], Any] = {}
+"""Browsers already found (screen, id): the checks polled every ms while keys are typed read them, not the DOM (a
+query walks the screen's few hundred nodes: 10-45 ms of the loop in the window of a key, measured)."""
+
+
+def _browser(screen: Any, name: str) -> Any:
+    """The browser ``#name`` of ``screen`` (None while it is not mounted)."""
     from folio.tui.widgets.resource_browser import ResourceBrowser
 
-    found = screen.query("#organization-spaces").results(ResourceBrowser)
-    return next(found, None)
+    browser = _found.get((id(screen), name))
+    if browser is None or not browser.is_attached:
+        browser = next(screen.query(f"#{name}").results(ResourceBrowser), None)
+        if browser is None:
+            return None
+        _found[id(screen), name] = browser
+    return browser
+
+
+def _spaces(screen: Any) -> Any:
+    """The spaces tab's list (None while the tab is not mounted)."""
+    return _browser(screen, "organization-spaces")
 
 
 def _complete(screen: Any, count: int) -> bool:
@@ -122,7 +137,6 @@ async def _first_visit(url: str, org: str, count: int, home: Path) -> dict[str, 
     from folio.tui.app import FolioApp
     from folio.tui.screens.organization import OrganizationScreen
     from folio.tui.screens.organizations import OrganizationsScreen
-    from folio.tui.widgets.resource_browser import ResourceBrowser
 
     services, local, client = _services(url, home)
     await services.me()  # confirms the account: its cache opens (empty: a first visit)
@@ -138,8 +152,7 @@ async def _first_visit(url: str, org: str, count: int, home: Path) -> dict[str, 
         inbox_at: list[float] = []
 
         def inbox_rows() -> bool:
-            lists = screen.query("#organization-inbox-list")
-            inbox = next(lists.results(ResourceBrowser), None)
+            inbox = _browser(screen, "organization-inbox-list")
             return inbox is not None and bool(inbox.list.rows)
 
         async def watch_inbox() -> None:
