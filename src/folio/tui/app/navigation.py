@@ -35,15 +35,36 @@ OpenScreen = Callable[[], "Screen[Any]"]
 
 
 class Loaded:
-    """A thing a screen loaded: enough to build its screen again (``kind``, ``ids``) and to name it."""
+    """A thing a screen loaded: enough to build its screen again (``kind``, ``ids``) and to name it.
 
-    __slots__ = ("ids", "kind", "title", "trail")
+    The go-to keeps one for every space and change request of an organization (tens of thousands), so it is small:
+    ids whose values are all strings without a slash are read back from ``key`` (their values joined by slashes,
+    :func:`key_of`) and only their names are kept, one tuple shared by every thing named the same way."""
 
-    def __init__(self, kind: str, ids: Ids, title: str, trail: tuple[str, ...]) -> None:
+    __slots__ = ("_ids", "key", "kind", "title", "trail")
+
+    def __init__(self, kind: str, ids: Ids, title: str, trail: tuple[str, ...], key: str | None = None) -> None:
         self.kind = kind
-        self.ids = dict(ids)
+        self.key = key_of(ids) if key is None else key
         self.title = title
         self.trail = trail
+        self._ids: tuple[str, ...] | dict[str, Any]
+        if ids and all(type(value) is str and "/" not in value for value in ids.values()):
+            names = tuple(ids)
+            self._ids = _NAMES.setdefault(names, names)
+        else:
+            self._ids = dict(ids)
+
+    @property
+    def ids(self) -> dict[str, Any]:
+        """The ids it was remembered with (a new dict each time)."""
+        if isinstance(self._ids, dict):
+            return dict(self._ids)
+        return dict(zip(self._ids, self.key.split("/"), strict=True))
+
+
+_NAMES: dict[tuple[str, ...], tuple[str, ...]] = {}
+"""The names of ids seen (``("space_id",)``, ``("org_id", "team_id")``...), one tuple each: a few, from the code."""
 
 
 class Navigation(Connectivity):
@@ -83,8 +104,12 @@ class Navigation(Connectivity):
     def remember(self, kind: str, ids: Ids, title: str, trail: tuple[str, ...] = ()) -> None:
         """Keep a loaded resource (of a route's ``kind``) for the go-to; the latest remembered comes first."""
         key = (kind, key_of(ids))
-        self.loaded.pop(key, None)
-        self.loaded[key] = Loaded(kind, ids, title, trail)
+        loaded = self.loaded
+        latest = loaded[next(reversed(loaded))] if loaded else None
+        if latest is not None and latest.trail == trail:
+            trail = latest.trail  # (one tuple for all the things a screen remembers, not one each)
+        loaded.pop(key, None)
+        loaded[key] = Loaded(kind, ids, title, trail, key[1])
 
     def forget(self, kind: str, ids: Ids) -> None:
         """A deleted thing: the go-to no longer offers it, and its kept screen is let go."""

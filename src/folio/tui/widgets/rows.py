@@ -11,7 +11,7 @@ resource list draws a screenful of these per key, so a line is built without a R
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import pairwise
 from operator import itemgetter
 from typing import Literal
@@ -39,18 +39,72 @@ class Column:
     style: str = ""
 
 
-@dataclass
 class Row:
-    key: str
-    cells: Sequence[Content | str]
-    search: str = ""
-    style: str = ""
-    indent: int = 0
-    data: object = field(default=None, compare=False, repr=False)
+    """One row of a list: its ``key``, the ``cells`` it shows, the text the filter matches (``search``), a style,
+    an indent and the thing it stands for (``data``).
 
-    def __post_init__(self) -> None:
-        if not self.search:
-            self.search = " ".join(c.plain if isinstance(c, Content) else c for c in self.cells).lower()
+    A list may hold tens of thousands of these, so a row is small: slots, and ``search`` made when it is first
+    asked for (by the filter), not up front. Unless one is given, ``search`` is the cells' text joined by spaces in
+    lower case; a row given new ``cells`` works it out again from them (a ``search`` given is kept as given).
+    """
+
+    __slots__ = ("_given", "_joined", "_shown", "data", "indent", "key", "style")
+
+    def __init__(
+        self,
+        key: str,
+        cells: Sequence[Content | str],
+        search: str = "",
+        style: str = "",
+        indent: int = 0,
+        data: object = None,
+    ) -> None:
+        self.key = key
+        self._shown = cells
+        self._given = search or None
+        self._joined: str | None = None
+        self.style = style
+        self.indent = indent
+        self.data = data
+
+    @property
+    def cells(self) -> Sequence[Content | str]:
+        return self._shown
+
+    @cells.setter
+    def cells(self, cells: Sequence[Content | str]) -> None:
+        self._shown = cells
+        self._joined = None
+
+    @property
+    def search(self) -> str:
+        """What the filter matches (lower case)."""
+        if self._given is not None:
+            return self._given
+        joined = self._joined
+        if joined is None:
+            joined = self._joined = " ".join(_plain(cell) for cell in self._shown).lower()
+        return joined
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Row)
+        return (self.key, self.cells, self.search, self.style, self.indent) == (
+            other.key,
+            other.cells,
+            other.search,
+            other.style,
+            other.indent,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # (equal rows may change: a row is not a dict key)
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(key={self.key!r}, cells={self.cells!r}, search={self.search!r}, "
+            f"style={self.style!r}, indent={self.indent!r})"
+        )
 
 
 def _plain(cell: Content | str) -> str:
