@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from textual.app import App, ComposeResult
 from textual.content import Content
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import Column, ResourceList, Row, layout, render_cells
@@ -131,3 +131,33 @@ async def test_click_moves_and_double_click_opens() -> None:
         assert lst.cursor == 2
         await pilot.click(ResourceList, offset=offset, times=2)
         assert app.selected == ["k2"]
+
+
+class Loading(App[None]):
+    """A button before the list: the focus goes there when the list cannot take it."""
+
+    def compose(self) -> ComposeResult:
+        yield Button("Elsewhere")
+        yield ResourceBrowser(COLUMNS, empty="No items in this test.")
+
+    def on_mount(self) -> None:
+        self.query_one(ResourceBrowser).set_loading(True)
+
+
+async def test_a_loading_list_takes_the_focus_asked_for_while_it_loads() -> None:
+    """A screen's first focus is asked while its first load runs: it must land on the list, not on the widget
+    after it (before, the focus went to the screen's tabs, and enter opened nothing)."""
+    app = Loading()
+    async with app.run_test() as pilot:
+        browser = app.query_one(ResourceBrowser)
+        await pilot.pause()
+        assert browser.list.loading
+        browser.focus_list()
+        await pilot.pause()
+        assert app.screen.focused is browser.list  # (Textual's app.focused says None while it is covered)
+        browser.set_rows([Row(key=k, cells=[k, "1"]) for k in "abc"])
+        browser.set_loading(False)
+        await pilot.pause()
+        assert app.focused is browser.list
+        await pilot.press("j")
+        assert browser.list.highlighted is not None and browser.list.highlighted.key == "b"

@@ -288,6 +288,13 @@ class ResourceList(ScrollView, can_focus=True):
             style = self._styles[name] = self.app.console.get_style(name, default=NULL_STYLE)
         return style
 
+    @property
+    def focusable(self) -> bool:
+        """A list may be given the focus while its loading indicator covers it, and keeps it: the keys reach it
+        once the indicator goes. (Textual's widgets cannot be focused while loading: a focus asked for meanwhile,
+        a screen's first while its first load runs, was lost, and the screen's tabs had it instead.)"""
+        return self.allow_focus() and self.visible and not self._self_or_ancestors_disabled
+
     def watch_loading(self, loading: bool) -> None:
         """Textual's loading indicator takes the focus from the list it covers and gives it to nobody: once it is
         gone, a screen left with no focus gives it back as it would at its start (its AUTO_FOCUS), so keys typed
