@@ -161,3 +161,26 @@ async def test_a_loading_list_takes_the_focus_asked_for_while_it_loads() -> None
         assert app.focused is browser.list
         await pilot.press("j")
         assert browser.list.highlighted is not None and browser.list.highlighted.key == "b"
+
+
+async def test_the_header_follows_the_rows_width_when_the_scrollbar_comes_and_goes() -> None:
+    app = Host([Row(key="a", cells=["a", "1"])])
+    async with app.run_test(size=(60, 12)) as pilot:
+        browser = app.query_one(ResourceBrowser)
+        await pilot.pause()
+
+        def widths() -> tuple[int, int]:
+            header = browser.query_one(".resource-browser--header", Static)
+            return len(str(header.render())), browser.list.scrollable_content_region.width
+
+        wide, _ = widths()
+        assert widths() == (wide, wide)
+        browser.append_rows([Row(key=str(n), cells=[str(n), "1"]) for n in range(50)])  # a scrollbar comes
+        await pilot.pause()
+        await pilot.pause()
+        header, rows = widths()
+        assert rows < wide and header == rows
+        browser.set_rows([Row(key="a", cells=["a", "1"])])  # and goes
+        await pilot.pause()
+        await pilot.pause()
+        assert widths() == (wide, wide)

@@ -109,6 +109,10 @@ class ResourceBrowser(Vertical):
         # After the refresh: a browser in a tab hidden at mount learns the list's width only then.
         self.call_after_refresh(self._draw_header)
 
+    def on_resource_list_narrowed(self, event: ResourceList.Narrowed) -> None:
+        event.stop()
+        self.call_after_refresh(self._draw_header)  # (the rows are drawn in the new width: the header too)
+
     def _draw_header(self) -> None:
         width = max(1, self._list.scrollable_content_region.width or self.size.width)
         if width == self._header_width:

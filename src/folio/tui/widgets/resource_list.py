@@ -78,6 +78,9 @@ class ResourceList(ScrollView, can_focus=True):
         def control(self) -> ResourceList:
             return self.resource_list
 
+    class Narrowed(Message):
+        """The list's vertical scrollbar came or went: the width its rows are drawn in changed (its size did not)."""
+
     @dataclass
     class Selected(Message):
         resource_list: ResourceList
@@ -294,6 +297,9 @@ class ResourceList(ScrollView, can_focus=True):
         once the indicator goes. (Textual's widgets cannot be focused while loading: a focus asked for meanwhile,
         a screen's first while its first load runs, was lost, and the screen's tabs had it instead.)"""
         return self.allow_focus() and self.visible and not self._self_or_ancestors_disabled
+
+    def watch_show_vertical_scrollbar(self, show: bool) -> None:
+        self.post_message(self.Narrowed())
 
     def watch_loading(self, loading: bool) -> None:
         """Textual's loading indicator takes the focus from the list it covers and gives it to nobody: once it is
