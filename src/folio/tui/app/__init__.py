@@ -225,20 +225,26 @@ class FolioApp(Choosing):
         focused = self.focused
         if focused is not None and any(cls.__name__ in texts for cls in type(focused).__mro__):
             return True
-        return bool(self.screen.query(".-typing"))
+        # the keys typed go to the focused widget: a filter takes them when it is the list of a browser typing
+        return focused is not None and any(node.has_class("-typing") for node in focused.ancestors)
 
     def _shadowed(self, action: str) -> bool:
-        keys = {
+        """Whether a key of the app's ``action`` is bound by the screen or a widget from it to the focus. (The
+        nodes' own bindings are read, not ``Screen._binding_chain``, which copies every map: this runs for each
+        of the app's keys each time the footer or a key asks which keys are active.)"""
+        keys = [
             key for key, bindings in self._bindings.key_to_bindings.items() if any(b.action == action for b in bindings)
-        }
-        try:
-            chain = self.screen._binding_chain
-        except Exception:
-            return False
-        return any(
-            node is not self and any(b.id for key in keys for b in bindings.key_to_bindings.get(key, ()))
-            for node, bindings in chain
-        )
+        ]
+        screen = self.screen
+        focused = screen.focused
+        nodes = focused.ancestors_with_self if focused is not None and not focused.loading else [screen]
+        for node in nodes:
+            if node is self:
+                continue
+            key_to_bindings = node._bindings.key_to_bindings
+            if any(b.id for key in keys for b in key_to_bindings.get(key, ())):
+                return True
+        return False
 
     def on_key(self, event: events.Key) -> None:
         """A key whose binding is greyed out here says why (``folio.tui.actions``), instead of doing nothing."""

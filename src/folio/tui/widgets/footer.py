@@ -19,6 +19,8 @@ from collections.abc import Iterator
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
+from textual.content import Content
+from textual.reactive import reactive
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey, FooterLabel, KeyGroup
 
@@ -61,6 +63,42 @@ def same_but_enabled(shown: Shown, new: Shown) -> bool:
     """Whether ``new`` shows the very keys of ``shown``, in the same order and words, only some greyed out or lit
     (the footer then changes them in place instead of building its keys again)."""
     return len(shown) == len(new) and _shape(shown) == _shape(new)
+
+
+class FolioFooterKey(FooterKey):
+    """Textual's key, drawn as :class:`Content` (Textual's own text) rather than Rich ``Text``: Rich's rendering
+        took about 2 ms a key at each frame that redrew the footer, a good part of a key's frame (#15). It is not
+        styled again as it mounts: ``compact`` starts as it will be (the footer's, not compact; the palette's key,
+    compact) instead of being set and unset."""
+
+    compact = reactive(False, init=False)
+
+    def __init__(
+        self,
+        key: str,
+        key_display: str,
+        description: str,
+        action: str,
+        disabled: bool = False,
+        tooltip: str = "",
+        classes: str = "",
+        *,
+        compact: bool = False,
+    ) -> None:
+        classes = f"{classes} -compact" if compact else classes
+        super().__init__(key, key_display, description, action, disabled=disabled, tooltip=tooltip, classes=classes)
+        self.set_reactive(FolioFooterKey.compact, compact)
+
+    def render(self) -> Content:  # type: ignore[override]
+        key_style = self.get_visual_style("footer-key--key")
+        description_style = self.get_visual_style("footer-key--description")
+        key_padding = self.get_component_styles("footer-key--key").padding
+        key = " " * key_padding.left + self.key_display + " " * key_padding.right
+        if not self.description:
+            return Content.assemble((self.key_display, key_style))
+        padding = self.get_component_styles("footer-key--description").padding
+        description = " " * padding.left + self.description + " " * padding.right
+        return Content.assemble((key, key_style), (description, description_style))
 
 
 class KeysFooter(Footer):
@@ -139,7 +177,7 @@ class KeysFooter(Footer):
                     for key, binding, enabled, tooltip in (bindings[0] for bindings in multi_bindings):
                         yield self._key(
                             key,
-                            FooterKey(
+                            FolioFooterKey(
                                 binding.key,
                                 self.app.get_key_display(binding),
                                 "",
@@ -154,7 +192,7 @@ class KeysFooter(Footer):
                 for key, binding, enabled, tooltip in (bindings[0] for bindings in multi_bindings):
                     yield self._key(
                         key,
-                        FooterKey(
+                        FolioFooterKey(
                             binding.key,
                             self.app.get_key_display(binding),
                             binding.description,
@@ -173,11 +211,12 @@ class KeysFooter(Footer):
         if not (self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE and palette is not None):
             return None
         _node, binding, enabled, _tooltip = palette
-        return FooterKey(
+        return FolioFooterKey(
             binding.key,
             self.app.get_key_display(binding),
             binding.description,
             binding.action,
+            compact=True,  # (Textual's palette key is not bound to the footer's compact: it stays compact)
             classes="-command-palette",
             disabled=not enabled,
             tooltip=binding.tooltip or binding.description,
@@ -211,7 +250,7 @@ class KeysFooter(Footer):
             return palette
         _node, binding, enabled, tooltip = active[key]
         with self._context():  # (``data_bind`` binds to the widget whose context it runs in: this footer)
-            return FooterKey(
+            return FolioFooterKey(
                 binding.key,
                 self.app.get_key_display(binding),
                 binding.description,
