@@ -8,8 +8,10 @@ account cache, opens the organization with the most spaces, as a user would:
 - first visit: from ``push_screen`` to the spaces tab complete (every space listed, its status no longer
   "Loading…"), and to the first rows of the change request inbox;
 - keys while it loads: right after the push, ``2`` (the spaces tab), then ``/`` and a filter typed one key at a
-  time while the spaces are still coming; each key is timed from the key event reaching the app to the first frame
-  drawn with it in the filter box (p50, p95), and the text in the box at the end must be the text typed, in order;
+  time while the spaces are still coming, each key once the frame of the one before is drawn (as a person types);
+  each key is timed from the key event reaching the app to the first frame that shows it (``2``: the spaces tab,
+  ``/``: the filter box, a character: the box with it) (p50, p95), and the text in the box at the end must be the
+  text typed, in order;
   then a burst typed at once (no wait between keys) must land whole too;
 - return visit from the cache: a new Folio over the same account cache (a second start, the first visit's garbage
   collected before it as a new process would not have it) pushes the screen again:
@@ -132,6 +134,7 @@ class _FiltersDrawn:
     def __init__(self, app: Any, spaces: Callable[[], Any]) -> None:
         self.app, self.spaces = app, spaces
         self.drawn: list[tuple[float, str | None]] = []
+        self.states: list[tuple[float, str]] = []
         self._display = app._display
         app._display = self._timed
 
@@ -139,7 +142,21 @@ class _FiltersDrawn:
         self._display(screen, renderable)  # (the frame clock's, which renders what a terminal would be sent)
         if renderable is not None:
             browser = self.spaces()
-            self.drawn.append((time.perf_counter(), browser.typed_filter if browser is not None else None))
+            now = time.perf_counter()
+            self.drawn.append((now, browser.typed_filter if browser is not None else None))
+            if browser is not None:
+                self.states.append((now, "filtering" if browser.has_class("-filtering") else "spaces"))
+
+    async def first_state(self, state: str, *, after: float) -> float:
+        """When the first frame after ``after`` showed ``state`` (the spaces tab, then its filter box) was drawn."""
+        deadline = time.perf_counter() + KEY_WAIT
+        while True:
+            found = next((at for at, seen in self.states if at > after and seen == state), None)
+            if found is not None:
+                return found
+            if time.perf_counter() > deadline:
+                raise RuntimeError(f"no frame showed {state!r} within {KEY_WAIT:.0f} s")
+            await asyncio.sleep(0.001)
 
     async def first(self, text: str, *, after: float) -> float:
         """When the first frame after ``after`` showing ``text`` in the filter box was drawn (waits for it)."""
@@ -201,9 +218,11 @@ async def _first_visit(url: str, org: str, count: int, home: Path) -> dict[str, 
         # Keys while it loads: the spaces tab, its filter, then the text one key at a time.
         loading_when_typed = 0
         latencies: list[float] = []
-        await _send(app, "2")
-        await _until(lambda: _spaces(screen) is not None and screen.tabs.active == "spaces", "the spaces tab")
-        await _send(app, "slash")
+        # Each key is sent once the frame of the one before it is drawn, as a person types; a burst comes after.
+        sent = await _send(app, "2")
+        latencies.append((await shown.first_state("spaces", after=sent) - sent) * 1000)
+        sent = await _send(app, "slash")
+        latencies.append((await shown.first_state("filtering", after=sent) - sent) * 1000)
         typed = ""
         burst_ok = True
         for char in TYPED:
