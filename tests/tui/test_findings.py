@@ -51,7 +51,7 @@ async def test_keys_typed_right_after_slash_reach_the_filter_box(open_app: Any, 
         await settle(pilot)
         assert inbox.browser.typed_filter == "paging"
         assert not inbox.inbox.awaiting_me
-        titles = [row.cells[0].plain for row in inbox.browser.list.visible_rows]  # type: ignore[union-attr]
+        titles = [str(row.cells[0]) for row in inbox.browser.list.visible_rows]
         assert titles == ["#2 Weekend paging rotation"]
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from datetime import UTC, datetime
+from functools import lru_cache
 
 __all__ = ["DASH", "ago", "cached_age", "count", "now", "plural", "stamp", "when"]
 
@@ -47,8 +48,14 @@ def _relative(seconds: float) -> str:
         return "just now"
     for limit, size, unit in _STEPS:
         if seconds < limit:
-            return f"{int(seconds // size)} {unit} ago"
-    return f"{int(seconds // (60 * 60 * 24 * 365))} yr ago"
+            return _words(int(seconds // size), unit)
+    return _words(int(seconds // (60 * 60 * 24 * 365)), "yr")
+
+
+@lru_cache(maxsize=1024)
+def _words(count: int, unit: str) -> str:
+    """``3 d ago``: one string for every row of a list that says it (a list of 10,000 spaces says a few hundred)."""
+    return f"{count} {unit} ago"
 
 
 def ago(moment: datetime | None, at: datetime | None = None, *, unknown: str = DASH) -> str:

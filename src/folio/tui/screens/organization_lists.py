@@ -46,13 +46,15 @@ def space_row(item: SpaceSummary, titles: dict[str, str], age: Callable[[datetim
     """The spaces list's row of ``item`` (``titles``: collection id -> title; ``age``: how long ago a time was).
     It needs no widget: the organization's load builds the rows of thousands of spaces in a thread, whether
     the spaces tab is mounted yet or not."""
-    title = safe(item.title or item.id, limit=120)
+    # A cell is kept as safe()'s plain text (a Content costs about 200 bytes more a row).
+    title = safe(item.title or item.id, limit=120).plain
     visibility = visibility_words(item.visibility)
     collection = _collection_cell(titles.get(item.parent or "", ""))
     updated = age(item.updated_at)
     crs = str(item.change_requests_open)
-    # What the filter matches, as the row would work it out, without asking each cell whether it is Content.
-    search = f"{title.plain} {visibility} {collection.plain} {updated} {crs}".lower()
+    # What the filter matches, worked out here (in the thread that builds thousands of rows), not on the UI loop
+    # at the first key typed in the filter.
+    search = f"{title} {visibility} {collection.plain} {updated} {crs}".lower()
     return Row(key=item.id, cells=[title, visibility, collection, updated, crs], search=search, data=item)
 
 

@@ -57,7 +57,8 @@ def tree_rows(
             named = safe(space.title or space.id, limit=120)
             visibility, updated = visibility_words(space.visibility), age(space.updated_at)
             cells: list[Content | str] = [Content(mark) + named if mark else named, visibility, crs, updated]
-            search = f"{named.plain} {visibility} {crs} {updated}".lower()  # (Row would ask each cell again)
+            # (the row makes its filter text when asked; a held row's says what it said without the mark)
+            search = f"{named.plain} {visibility} {crs} {updated}".lower() if mark else ""
             rows.append(Row(key, cells, search=search, indent=depth, style="bold" if mark else "", data=space))
             continue
         shut = SHUT if key in collapsed else OPEN
