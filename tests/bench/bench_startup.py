@@ -13,7 +13,10 @@ same target. The fourth, a second start: ``folio --demo`` with a ``FOLIO_HOME`` 
 with ``q`` (its session saved, its cache written), what a user meets every day; target 1.3x the bare app too, and
 quicker than a first start (warm / cold < 1). A second start paints the organization list from the cache before
 the HTTP client, pydantic and the models are imported (``folio.services.first_paint``); the demo does it from its
-last run's answers too (its new sandbox is seeded the same), and forgets them when that sandbox is first asked.
+last run's answers too (its new sandbox is seeded the same), and forgets them when that sandbox is first asked. A
+first start has nothing cached: the list is asked at process start while Textual is imported (``Prefetch``: with
+``http.client`` for ``--base-url``; for ``--demo`` from a sandbox seeded the same in a child process, on the other
+core), and painted the same way.
 The fifth side, ``folio --base-url`` started again with the FOLIO_HOME of a first start that quit, is a real
 account's second start.
 
