@@ -133,36 +133,6 @@ async def test_click_moves_and_double_click_opens() -> None:
         assert app.selected == ["k2"]
 
 
-class Loading(App[None]):
-    """A button before the list: the focus goes there when the list cannot take it."""
-
-    def compose(self) -> ComposeResult:
-        yield Button("Elsewhere")
-        yield ResourceBrowser(COLUMNS, empty="No items in this test.")
-
-    def on_mount(self) -> None:
-        self.query_one(ResourceBrowser).set_loading(True)
-
-
-async def test_a_loading_list_takes_the_focus_asked_for_while_it_loads() -> None:
-    """A screen's first focus is asked while its first load runs: it must land on the list, not on the widget
-    after it (before, the focus went to the screen's tabs, and enter opened nothing)."""
-    app = Loading()
-    async with app.run_test() as pilot:
-        browser = app.query_one(ResourceBrowser)
-        await pilot.pause()
-        assert browser.list.loading
-        browser.focus_list()
-        await pilot.pause()
-        assert app.screen.focused is browser.list  # (Textual's app.focused says None while it is covered)
-        browser.set_rows([Row(key=k, cells=[k, "1"]) for k in "abc"])
-        browser.set_loading(False)
-        await pilot.pause()
-        assert app.focused is browser.list
-        await pilot.press("j")
-        assert browser.list.highlighted is not None and browser.list.highlighted.key == "b"
-
-
 async def test_the_header_follows_the_rows_width_when_the_scrollbar_comes_and_goes() -> None:
     app = Host([Row(key="a", cells=["a", "1"])])
     async with app.run_test(size=(60, 12)) as pilot:
@@ -184,3 +154,47 @@ async def test_the_header_follows_the_rows_width_when_the_scrollbar_comes_and_go
         await pilot.pause()
         await pilot.pause()
         assert widths() == (wide, wide)
+
+
+class Loading(App[None]):
+    """A button before the list: the focus is there when the list cannot take it."""
+
+    def compose(self) -> ComposeResult:
+        yield Button("Elsewhere", id="elsewhere")
+        yield Button("Other", id="other")
+        yield ResourceBrowser(COLUMNS, empty="No items in this test.")
+
+    def on_mount(self) -> None:
+        self.query_one(ResourceBrowser).set_loading(True)
+
+
+async def test_a_focus_asked_while_the_list_loads_lands_when_it_is_loaded() -> None:
+    """A screen's first focus asked while its first load runs went to another widget for good (the site's tabs,
+    the search's box): the list takes it once its indicator goes, unless the user moved the focus meanwhile."""
+    app = Loading()
+    async with app.run_test() as pilot:
+        browser = app.query_one(ResourceBrowser)
+        await pilot.pause()
+        assert browser.list.loading
+        browser.focus_list()
+        await pilot.pause()
+        assert app.focused is app.query_one("#elsewhere")  # (Textual: a loading widget cannot have the focus)
+        browser.set_rows([Row(key=k, cells=[k, "1"]) for k in "abc"])
+        await pilot.pause()
+        await pilot.pause()
+        assert app.focused is browser.list
+        await pilot.press("j")
+        assert browser.list.highlighted is not None and browser.list.highlighted.key == "b"
+
+        browser.set_rows([])
+        browser.set_loading(True)
+        await pilot.pause()
+        app.query_one("#elsewhere", Button).focus()
+        await pilot.pause()
+        browser.focus_list()
+        app.query_one("#other", Button).focus()  # the user went elsewhere meanwhile
+        await pilot.pause()
+        browser.set_rows([Row(key="a", cells=["a", "1"])])
+        await pilot.pause()
+        await pilot.pause()
+        assert app.focused is app.query_one("#other")

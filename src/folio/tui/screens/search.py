@@ -129,6 +129,7 @@ class SearchScreen(FolioScreen):
         words = event.value
         if words == self.words and not self.problem:
             return  # back to the words shown (or the box filled when the screen opened)
+        self.browser.list.forget_focus()  # typing on: the results asked for by enter are not where the keys go
         self._typed = True
         self.problem = check_words(words) if words.strip() else None
         if self.problem is not None:

@@ -72,6 +72,9 @@ class SiteScreen(FolioScreen):
     Adaptive content."""
 
     ROUTE: ClassVar[str | None] = "site"
+    AUTO_FOCUS = "#site-settings _SettingList"
+    """The settings list from the start, and again when its loading indicator goes (a focus asked for while it
+    loads is lost: Textual's loading widgets cannot be focused, and the tabs had it)."""
 
     CSS_PATH = [styles_dir() / "site.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [

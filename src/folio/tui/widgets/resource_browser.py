@@ -325,4 +325,4 @@ class ResourceBrowser(Vertical):
         return True
 
     def focus_list(self) -> None:
-        self.list.focus()
+        self.list.want_focus()

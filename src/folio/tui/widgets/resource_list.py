@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Self
+from typing import TYPE_CHECKING, ClassVar, Self
 
 from rich.style import Style
 from textual import events
@@ -28,6 +28,9 @@ from textual.strip import Strip
 from folio.tui.collector import BULK, bulk_loaded, bulk_released
 from folio.tui.widgets.line_api import finished_lines, kept_vertical_scrollbar, lines_kept
 from folio.tui.widgets.rows import NULL_STYLE, Column, Row, layout, line_of, line_segments, render_cells
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
 
 __all__ = ["Column", "ResourceList", "Row", "layout", "line_of", "line_segments", "render_cells"]
 
@@ -98,6 +101,9 @@ class ResourceList(ScrollView, can_focus=True):
         self._rows: list[Row] = []
         # Positions on screen -> indices in _rows: a range while no filter is typed (no copy of a 100,000-row list).
         self._visible: Sequence[int] = range(0)
+        self._focus_wanted = False
+        """The focus was asked for while the loading indicator covered the list (:meth:`want_focus`)."""
+        self._focus_wanted_from: Widget | None = None
         self._query = ""
         self._lines: LRUCache[tuple[int, int, int], Strip] = LRUCache(LINE_CACHE_SIZE)
         self._looks: tuple[Style, Style, Style] | None = None
@@ -291,13 +297,6 @@ class ResourceList(ScrollView, can_focus=True):
             style = self._styles[name] = self.app.console.get_style(name, default=NULL_STYLE)
         return style
 
-    @property
-    def focusable(self) -> bool:
-        """A list may be given the focus while its loading indicator covers it, and keeps it: the keys reach it
-        once the indicator goes. (Textual's widgets cannot be focused while loading: a focus asked for meanwhile,
-        a screen's first while its first load runs, was lost, and the screen's tabs had it instead.)"""
-        return self.allow_focus() and self.visible and not self._self_or_ancestors_disabled
-
     def watch_show_vertical_scrollbar(self, show: bool) -> None:
         self.post_message(self.Narrowed())
 
@@ -308,9 +307,30 @@ class ResourceList(ScrollView, can_focus=True):
         if not loading:
             self.call_after_refresh(self._focus_if_lost)
 
+    def want_focus(self) -> None:
+        """Focus the list; if its loading indicator covers it now (Textual's loading widgets cannot have the
+        focus: the ask would be lost), once the indicator goes, unless the focus was moved meanwhile."""
+        if self.loading and self.is_attached:
+            self._focus_wanted = True
+            self._focus_wanted_from = self.screen.focused
+        self.focus()
+
+    def forget_focus(self) -> None:
+        """A focus asked for while loading is no longer wanted (the user went on typing elsewhere)."""
+        self._focus_wanted, self._focus_wanted_from = False, None
+
+    def on_focus(self) -> None:
+        self.forget_focus()
+
     def _focus_if_lost(self) -> None:
         screen = self.screen if self.is_attached else None
-        if screen is not None and screen.is_current and screen.focused is None:
+        wanted, was = self._focus_wanted, self._focus_wanted_from
+        self.forget_focus()
+        if screen is None or not screen.is_current:
+            return
+        if wanted and screen.focused in (None, was):
+            self.focus()
+        elif screen.focused is None:
             screen._update_auto_focus()
 
     # -- cursor ----------------------------------------------------------------------------------------------
