@@ -149,28 +149,26 @@ class _FiltersDrawn:
 
     async def first_state(self, state: str, *, after: float) -> float:
         """When the first frame after ``after`` showed ``state`` (the spaces tab, then its filter box) was drawn."""
-        deadline = time.perf_counter() + KEY_WAIT
-        while True:
-            found = next((at for at, seen in self.states if at > after and seen == state), None)
-            if found is not None:
-                return found
-            if time.perf_counter() > deadline:
-                raise RuntimeError(f"no frame showed {state!r} within {KEY_WAIT:.0f} s")
-            await asyncio.sleep(0.001)
+        return await _first_frame(self.states, state, after, f"{state!r}")
 
     async def first(self, text: str, *, after: float) -> float:
         """When the first frame after ``after`` showing ``text`` in the filter box was drawn (waits for it)."""
-        deadline = time.perf_counter() + KEY_WAIT
-        while True:
-            found = next((at for at, typed in self.drawn if at > after and typed == text), None)
-            if found is not None:
-                return found
-            if time.perf_counter() > deadline:
-                raise RuntimeError(f"no frame showed {text!r} in the filter box within {KEY_WAIT:.0f} s")
-            await asyncio.sleep(0.001)
+        return await _first_frame(self.drawn, text, after, f"{text!r} in the filter box")
 
     def restore(self) -> None:
         self.app._display = self._display
+
+
+async def _first_frame(frames: list[tuple[float, Any]], wanted: Any, after: float, what: str) -> float:
+    """When the first of ``frames`` (time, what it showed) after ``after`` showed ``wanted`` (waits for it)."""
+    deadline = time.perf_counter() + KEY_WAIT
+    while True:
+        found = next((at for at, seen in frames if at > after and seen == wanted), None)
+        if found is not None:
+            return found
+        if time.perf_counter() > deadline:
+            raise RuntimeError(f"no frame showed {what} within {KEY_WAIT:.0f} s")
+        await asyncio.sleep(0.001)
 
 
 async def _send(app: Any, key: str) -> float:
