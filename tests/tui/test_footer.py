@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from folio.tui.widgets.footer import KeysFooter
+from tests.tui.test_footer_inplace import rebuilds_of
 
 
 class Host(App[None]):
@@ -43,14 +44,7 @@ async def test_the_footer_rebuilds_only_when_its_keys_change() -> None:
             if footer._shown:
                 break
             await pilot.pause()
-        original = footer.recompose
-        calls: list[int] = []
-
-        async def counted() -> None:
-            calls.append(1)
-            await original()
-
-        footer.recompose = counted  # type: ignore[method-assign]
+        calls = rebuilds_of(footer)
         for _ in range(5):
             app.refresh_bindings()  # what a list's cursor asks at each move
             await pilot.pause()

@@ -59,6 +59,11 @@ async def built_footer(app: Host, pilot: Any) -> tuple[KeysFooter, list[int]]:
     await settled(app, pilot)
     footer = app.query_one(KeysFooter)
     assert footer._shown and shown(app)
+    return footer, rebuilds_of(footer)
+
+
+def rebuilds_of(footer: KeysFooter) -> list[int]:
+    """A list that grows by one at each rebuild of ``footer`` from now on."""
     original = footer.recompose
     calls: list[int] = []
 
@@ -67,7 +72,7 @@ async def built_footer(app: Host, pilot: Any) -> tuple[KeysFooter, list[int]]:
         await original()
 
     footer.recompose = counted  # type: ignore[method-assign]
-    return footer, calls
+    return calls
 
 
 async def test_keys_greyed_out_and_lit_again_in_place() -> None:

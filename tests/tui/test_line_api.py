@@ -15,7 +15,7 @@ from folio.services.diff import diff_markdown
 from folio.tui.widgets.diff_view import DiffView
 from folio.tui.widgets.line_api import KeptScrollBar, finished_lines
 from folio.tui.widgets.resource_browser import ResourceBrowser
-from folio.tui.widgets.resource_list import Column, Row
+from folio.tui.widgets.resource_list import Column, ResourceList, Row
 
 COLUMNS = [Column("title", "Title"), Column("kind", "Kind", 8, style="bold"), Column("n", "N", 5, align="right")]
 
@@ -65,14 +65,19 @@ async def test_the_list_draws_what_textual_draws_in_every_state() -> None:
                 assert ours(lst, crop) == textual_lines(lst, crop)
 
 
+async def focused_list(app: ListApp, pilot: Any, count: int) -> ResourceList:
+    """The app's list with ``count`` rows, focused and drawn."""
+    browser = app.query_one(ResourceBrowser)
+    browser.set_rows(rows(count))
+    browser.focus_list()
+    await pilot.pause()
+    return browser.list
+
+
 async def test_lines_a_refresh_did_not_touch_are_not_drawn_again() -> None:
     app = ListApp()
     async with app.run_test(size=(70, 20)) as pilot:
-        browser = app.query_one(ResourceBrowser)
-        browser.set_rows(rows(300))
-        browser.focus_list()
-        await pilot.pause()
-        lst = browser.list
+        lst = await focused_list(app, pilot, 300)
         drawn: list[int] = []
         original = lst.render_line
 
@@ -122,11 +127,7 @@ async def test_the_diff_draws_what_textual_draws() -> None:
 async def test_the_kept_scrollbar_draws_what_textual_draws_and_scrolls_by_the_mouse() -> None:
     app = ListApp()
     async with app.run_test(size=(70, 20)) as pilot:
-        browser = app.query_one(ResourceBrowser)
-        browser.set_rows(rows(1000))
-        browser.focus_list()
-        await pilot.pause()
-        lst = browser.list
+        lst = await focused_list(app, pilot, 1000)
         bar = lst.vertical_scrollbar
         assert isinstance(bar, KeptScrollBar) and bar.display
         for cursor in (0, 37, 38, 500, 999, 12):  # the thumb at the top, a step down, the middle, the bottom

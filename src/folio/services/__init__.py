@@ -144,9 +144,10 @@ class Services:
         (:class:`folio.services.first_paint.Prefetch`): the answer travels while the TUI is imported. ``demo``: a
         sandbox seeded in a child process answers, as the demo's own will once it is built."""
         from folio import __version__
-        from folio.services.first_paint import Prefetch
+        from folio.services.first_paint import ORGANIZATIONS_KEY, Prefetch
 
-        if self._client is not None or self.cached_organizations() is not None:
+        # (one row looked up, not the list read: the first screen reads it, when it is there)
+        if self._client is not None or (self.local is not None and self.local.cached(ORGANIZATIONS_KEY) is not None):
             return
         if demo:
             self.prefetch = Prefetch.from_demo(base_url, token).start()

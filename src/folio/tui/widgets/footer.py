@@ -175,32 +175,11 @@ class KeysFooter(Footer):
             if group is not None and len(multi_bindings) > 1:
                 with KeyGroup(classes="-compact" if group.compact else ""):
                     for key, binding, enabled, tooltip in (bindings[0] for bindings in multi_bindings):
-                        yield self._key(
-                            key,
-                            FolioFooterKey(
-                                binding.key,
-                                self.app.get_key_display(binding),
-                                "",
-                                binding.action,
-                                disabled=not enabled,
-                                tooltip=tooltip or binding.description,
-                                classes="-grouped",
-                            ).data_bind(compact=Footer.compact),
-                        )
+                        yield self._key(key, self._bound_key(binding, enabled, tooltip, grouped=True))
                 yield FooterLabel(group.description)
             else:
                 for key, binding, enabled, tooltip in (bindings[0] for bindings in multi_bindings):
-                    yield self._key(
-                        key,
-                        FolioFooterKey(
-                            binding.key,
-                            self.app.get_key_display(binding),
-                            binding.description,
-                            binding.action,
-                            disabled=not enabled,
-                            tooltip=tooltip,
-                        ).data_bind(compact=Footer.compact),
-                    )
+                    yield self._key(key, self._bound_key(binding, enabled, tooltip))
         palette = self._palette_key(active)
         if palette is not None:
             yield self._key(self.app.COMMAND_PALETTE_BINDING, palette)
@@ -250,14 +229,20 @@ class KeysFooter(Footer):
             return palette
         _node, binding, enabled, tooltip = active[key]
         with self._context():  # (``data_bind`` binds to the widget whose context it runs in: this footer)
-            return FolioFooterKey(
-                binding.key,
-                self.app.get_key_display(binding),
-                binding.description,
-                binding.action,
-                disabled=not enabled,
-                tooltip=tooltip,
-            ).data_bind(compact=Footer.compact)
+            return self._bound_key(binding, enabled, tooltip)
+
+    def _bound_key(self, binding: Binding, enabled: bool, tooltip: str, *, grouped: bool = False) -> FooterKey:
+        """A key widget of ``binding``, bound to the footer's ``compact`` (a grouped key shows no label: the group's
+        label follows the keys)."""
+        return FolioFooterKey(
+            binding.key,
+            self.app.get_key_display(binding),
+            "" if grouped else binding.description,
+            binding.action,
+            disabled=not enabled,
+            tooltip=(tooltip or binding.description) if grouped else tooltip,
+            classes="-grouped" if grouped else "",
+        ).data_bind(compact=Footer.compact)
 
     async def _change(self, active: dict[str, ActiveBinding]) -> bool:
         """Show the keys of ``active`` by taking out the keys gone and putting in the keys come, the others staying
