@@ -13,6 +13,7 @@ from typing import Any
 from starlette.requests import Request
 
 from folio.models.common import ROLES
+from folio.sandbox.domain.membership import member_of as member_of  # re-exported: where routes look for it
 from folio.sandbox.errors import bad_request, forbidden, not_found
 from folio.sandbox.http import current_user, state_of
 from folio.sandbox.state import Record, SandboxState
@@ -28,10 +29,6 @@ def org_or_404(state: SandboxState, org_id: str) -> Record:
     if org is None:
         raise not_found(f"No matching organization found for {org_id!r}")
     return org
-
-
-def member_of(state: SandboxState, org_id: str, user_id: str) -> Record | None:
-    return state.members.get(org_id, {}).get(user_id)
 
 
 def role_of(state: SandboxState, org: str, user: str) -> str | None:

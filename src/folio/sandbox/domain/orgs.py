@@ -2,15 +2,18 @@
 join one (a user whose email domain is one of the organization's email domains).
 
 An organization is visible to its members, and to a non-member whose email domain may join it (with no
-permissions); only members see its billing.
+permissions); only members see its billing. The list of a user's organizations is :func:`org_list_page`.
+
+Imports neither Starlette nor the models: ``folio.sandbox.first_answer`` renders the list with this module alone.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from folio.sandbox.domain.access import member_of
+from folio.sandbox.domain.membership import member_of
 from folio.sandbox.errors import bad_request
+from folio.sandbox.paging import page_body
 from folio.sandbox.state import Record, SandboxState
 
 _PRICES = {
@@ -93,6 +96,12 @@ def render_org(state: SandboxState, org_id: str, user_id: str) -> Record:
     if member_of(state, org_id, user_id) is not None:
         out["billing"] = {**_BILLING, **(rec.get("billing") or {})}
     return out
+
+
+def org_list_page(state: SandboxState, user_id: str, offset: int, limit: int) -> Record:
+    """A page of ``GET /orgs``: the organizations the user is a member of, in the order they were made."""
+    ids = [oid for oid in state.orgs if member_of(state, oid, user_id) is not None]
+    return page_body(ids, offset, limit, lambda oid: render_org(state, oid, user_id))
 
 
 def joinable(state: SandboxState, org_id: str, user_id: str) -> bool:

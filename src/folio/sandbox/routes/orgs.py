@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from folio.sandbox.domain.access import check_role, member_of, org_or_404, require_member
-from folio.sandbox.domain.orgs import check_org_merge_rules, joinable, render_org
+from folio.sandbox.domain.orgs import check_org_merge_rules, joinable, org_list_page, render_org
 from folio.sandbox.errors import bad_request, not_found
 from folio.sandbox.http import (
     RouteSpec,
@@ -30,7 +30,7 @@ from folio.sandbox.http import (
     route,
     state_of,
 )
-from folio.sandbox.paging import paginate
+from folio.sandbox.paging import page_params
 from folio.sandbox.state import Record
 
 
@@ -41,9 +41,8 @@ async def get_user(request: Request) -> Response:
 
 @route("GET", "/orgs")
 async def list_orgs(request: Request) -> Response:
-    state, uid = state_of(request), current_user(request)
-    ids = [oid for oid in state.orgs if member_of(state, oid, uid) is not None]
-    return ok(paginate(request, ids, lambda oid: render_org(state, oid, uid)))
+    offset, limit = page_params(request)
+    return ok(org_list_page(state_of(request), current_user(request), offset, limit))
 
 
 @route("GET", "/orgs/{organizationId}")
