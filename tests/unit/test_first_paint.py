@@ -222,7 +222,7 @@ def test_the_demos_prefetch_is_the_list_its_own_sandbox_will_answer() -> None:
     assert [(o.id, o.title) for o in found.items] == [(org["id"], org["title"]) for org in mine]
 
 
-async def test_the_first_answer_is_every_page_keyed_as_the_client_caches_it() -> None:
-    found = await first_answer.answers(cli.DEMO_BASE_URL, cli.DEMO_TOKEN)
+def test_the_first_answer_is_every_page_keyed_as_the_client_caches_it() -> None:
+    found = first_answer.answers(cli.DEMO_BASE_URL, cli.DEMO_TOKEN)
     assert found is not None and list(found) == [ORGANIZATIONS_KEY]
     assert [item["title"] for item in json.loads(found[ORGANIZATIONS_KEY])["items"]][:1] == ["Northwind Labs"]
