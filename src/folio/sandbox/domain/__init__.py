@@ -6,6 +6,7 @@ from here, from :mod:`folio.sandbox.http`, :mod:`~folio.sandbox.paging` and :mod
 from another route module; the modules here and the seed never import a route module.
 
     access          who the caller is in an organization: membership, roles and their ranks
+    membership      whether a user is a member of an organization (no request, no models: the first answer)
     people          members and teams: rendering, the rules of membership (an organization keeps an admin)
     orgs            organizations: rendering, who may join
     spaces          spaces and collections: finding, rendering, the delete/restore lifecycle
