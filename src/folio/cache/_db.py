@@ -21,10 +21,9 @@ import sqlite3
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, NamedTuple, Self
 
 __all__ = [
     "NO_WAL_ENV",
@@ -54,8 +53,7 @@ class _Damaged(sqlite3.DatabaseError):
     """``quick_check`` found a problem in a file SQLite could read."""
 
 
-@dataclass
-class Opened:
+class Opened(NamedTuple):  # (defined before the first frame: see folio.cache.records)
     """What :func:`open_database` made: a connection (``None`` when the store must run without one), the journal
     mode in use, and a message for the user when something went wrong (the file was replaced, or is unusable)."""
 

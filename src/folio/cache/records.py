@@ -1,27 +1,29 @@
 """The plain records the stores hand out: what a cache hit is, what a draft or an outbox item is, and the
-counts ``info()`` reports."""
+counts ``info()`` reports.
+
+Named tuples, not dataclasses: a start imports this module before its first frame, and a frozen dataclass costs
+about 0.7 ms to define (its methods are compiled from source) where a named tuple costs 0.1 ms. They are immutable
+and compare by value all the same; ``record._replace(...)`` makes a changed copy.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 __all__ = ["CacheInfo", "CachedResponse", "Draft", "OutboxItem", "OutboxState", "StateInfo"]
 
 OutboxState = Literal["queued", "sent", "stuck"]
 
 
-@dataclass(frozen=True)
-class CachedResponse:
+class CachedResponse(NamedTuple):
     """A stored body and when it was stored (``time.time()``), so a screen can show its age."""
 
     body: bytes
     stored_at: float
 
 
-@dataclass(frozen=True)
-class CacheInfo:
+class CacheInfo(NamedTuple):
     """What ``folio cache info`` and the status bar show about one account's response cache."""
 
     path: Path
@@ -37,8 +39,7 @@ class CacheInfo:
     problem: str | None
 
 
-@dataclass(frozen=True)
-class Draft:
+class Draft(NamedTuple):
     """Text typed for ``key`` (what it is for, e.g. ``comment:space/s1/cr/c1/page/p1``); ``where`` says it in
     words (``a comment on #12 "Fix typos"``), so a message can tell the user where their text is."""
 
@@ -48,8 +49,7 @@ class Draft:
     saved_at: float
 
 
-@dataclass(frozen=True)
-class OutboxItem:
+class OutboxItem(NamedTuple):
     """A write made offline, waiting to be sent (``queued``), sent, or no longer applicable (``stuck``: ``note``
     says why; kept and shown, never dropped silently)."""
 
@@ -63,8 +63,7 @@ class OutboxItem:
     note: str = ""
 
 
-@dataclass(frozen=True)
-class StateInfo:
+class StateInfo(NamedTuple):
     """Counts of one account's local state, for ``folio cache info`` and the status bar."""
 
     path: Path

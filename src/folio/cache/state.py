@@ -16,7 +16,6 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast, get_args
 
@@ -167,7 +166,7 @@ class LocalState(Store):
         with self._lock:
             if id < 0:
                 self._memory_outbox = [
-                    replace(item, state=state, note=note) if item.id == id else item
+                    item._replace(state=state, note=note) if item.id == id else item
                     for item in self._memory_outbox or []
                 ]
             elif self._conn is not None:

@@ -7,8 +7,8 @@ One environment variable, ``FOLIO_HOME``, moves all four under one folder (``$FO
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 __all__ = ["APP_NAME", "HOME_ENV", "Paths", "paths"]
 
@@ -16,8 +16,7 @@ APP_NAME = "folio"
 HOME_ENV = "FOLIO_HOME"
 
 
-@dataclass(frozen=True)
-class Paths:
+class Paths(NamedTuple):  # (defined before the first frame: see folio.cache.records)
     """The four folders Folio writes to. Nothing is created until something is written."""
 
     config_dir: Path

@@ -26,7 +26,7 @@ import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from folio.config.paths import paths
 
@@ -85,8 +85,7 @@ class Resolved:
     problem: str | None = None
 
 
-@dataclass(frozen=True)
-class RefreshSettings:
+class RefreshSettings(NamedTuple):  # (defined before the first frame: see folio.cache.records)
     """``[refresh]``: how often the screen in view reloads by itself (``interval`` seconds, 0 = never; default
     300), and whether the screens under it reload too (``background``, off by default)."""
 
@@ -163,7 +162,7 @@ class Settings:
         refresh = data.pop("refresh", {})
         if not isinstance(refresh, dict):
             raise SettingsError(f"{where}: [refresh] must be a table (interval = 300, background = false)")
-        interval = refresh.get("interval", RefreshSettings.interval)
+        interval = refresh.get("interval", RefreshSettings().interval)
         if isinstance(interval, bool) or not isinstance(interval, int | float) or not 0 <= interval <= 86400:
             raise SettingsError(f"{where}: refresh.interval must be seconds between 0 (never) and 86400")
         background = refresh.get("background", False)

@@ -14,9 +14,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
@@ -32,8 +31,7 @@ def token_fingerprint(base_url: str, secret: str) -> str:
     return hashlib.blake2b(f"{base_url}\0{secret}".encode(), digest_size=12, key=b"folio-account-index").hexdigest()
 
 
-@dataclass(frozen=True)
-class _Held:
+class _Held(NamedTuple):  # (defined before the first frame: see folio.cache.records)
     body: bytes
     stored_at: float
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from folio.api import errors
@@ -209,7 +209,7 @@ class OutboxService:
                         if not stop.reached and item.note != ATTEMPTED:
                             state.mark(item.id, "queued", "")
                     else:
-                        done = replace(item, state="stuck" if step == "stuck" else "sent", note=note)
+                        done = item._replace(state="stuck" if step == "stuck" else "sent", note=note)
                         {"sent": report.sent, "found": report.found, "stuck": report.stuck}[step].append(done)
                         if progress is not None:
                             progress(done, step)

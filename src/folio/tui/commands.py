@@ -13,9 +13,8 @@ through Textual's markup-parsing helpers (``Matcher.highlight`` parses its argum
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from textual.app import App
 from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
@@ -23,7 +22,6 @@ from textual.content import Content
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 
-from folio.tui import routes
 from folio.tui.actions import action_name
 
 if TYPE_CHECKING:
@@ -38,8 +36,7 @@ DISCOVER_LIMIT = 40
 """Loaded things listed before anything is typed (typing searches all of them)."""
 
 
-@dataclass
-class KeyEntry:
+class KeyEntry(NamedTuple):  # (defined before the first frame: see folio.cache.records)
     """One action and every key bound to it, as the palette and the help overlay show it."""
 
     keys: list[str]
@@ -146,6 +143,8 @@ def _action_hits(provider: Provider, query: str | None) -> Iterator[Hit | Discov
 
 def _go_to_hits(provider: Provider, query: str | None) -> Iterator[Hit | DiscoveryHit]:
     """What is loaded, latest first (the first few when ``query`` is None)."""
+    from folio.tui import routes
+
     if isinstance(provider.screen, ModalScreen):
         return  # a jump would pull the screen from under a dialog that waits for an answer
     app = cast("FolioApp", provider.app)

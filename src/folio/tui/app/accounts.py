@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Protocol
 from textual.theme import Theme
 
 from folio.tui.app.keeping import Keeping
-from folio.tui.jump import CommandError, Pending, parse
 
 if TYPE_CHECKING:
     from folio.services import Services
+    from folio.tui.jump import Pending
 
 __all__ = ["THEMES", "Accounts", "Choosing"]
 
@@ -60,6 +60,8 @@ class Choosing(Keeping):
 
     def resolve_command(self, line: str) -> Pending | Callable[[], object] | str:
         """``:profile <name>`` and ``:theme <name>`` here; every other line as the command line says."""
+        from folio.tui.jump import CommandError, parse
+
         try:
             command = parse(line)
         except CommandError:

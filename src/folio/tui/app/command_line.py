@@ -5,12 +5,14 @@ organization in view."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from folio.tui import routes
 from folio.tui.app.navigation import Navigation
-from folio.tui.jump import CommandError, Pending, best, change_request_number, matches, parse
 from folio.tui.safe import safe
+
+if TYPE_CHECKING:
+    from folio.tui import routes
+    from folio.tui.jump import Pending
 
 __all__ = ["CommandLine"]
 
@@ -21,6 +23,7 @@ class CommandLine(Navigation):
     command_history: list[str]
 
     def action_command_line(self) -> None:
+        from folio.tui import routes
         from folio.tui.widgets.command_line import CommandLineScreen, CommandSuggester
 
         def titles(verb: str) -> list[str]:
@@ -32,6 +35,8 @@ class CommandLine(Navigation):
 
     def resolve_command(self, line: str) -> Pending | Callable[[], object] | str:
         """What a ``:`` line does (a callable to run once the line is closed), or why it does nothing."""
+        from folio.tui.jump import CommandError, best, matches, parse  # (imported when a line is first typed)
+
         if " ".join(line.split()).removeprefix(":").strip().lower() == "sweep":
             return self._sweep()
         try:
@@ -103,6 +108,8 @@ class CommandLine(Navigation):
         return lambda: self.jump(lambda: self.screen_for(route.kind, ids, trail=trail), keep=index + 1)
 
     def _resolve_change_request(self, number: int) -> Pending | Callable[[], object] | str:
+        from folio.tui.jump import change_request_number
+
         stack = self.trail_screens
         for index in range(len(stack) - 1, -1, -1):
             space_id = getattr(stack[index], "space_id", None)
@@ -118,6 +125,8 @@ class CommandLine(Navigation):
     def _open_change_request(self, space_id: str, number: int, trail: tuple[str, ...], index: int) -> Pending:
         """Open change request ``number`` of the space of the screen at ``index``, on top of that screen, once
         the service says it exists (a missing one is said in the command line, not on a screen of its own)."""
+        from folio.tui.jump import Pending
+
         ids = {"space_id": space_id, "ref": number}
 
         async def exists() -> str | None:

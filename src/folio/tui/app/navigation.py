@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from textual import on
 
-from folio.tui import routes
 from folio.tui.app.connectivity import Connectivity
-from folio.tui.jump import Candidate
 from folio.tui.navigation import Ids, Open, key_of
 from folio.tui.safe import safe
 
 if TYPE_CHECKING:
     from textual.screen import Screen
+
+    from folio.tui.jump import Candidate
 
 __all__ = ["KEEP_VISITED", "Loaded", "Navigation"]
 
@@ -118,6 +118,9 @@ class Navigation(Connectivity):
 
     def candidates(self, kind: str | None = None) -> list[Candidate]:
         """What is loaded (of ``kind``), latest first, titles made safe."""
+        from folio.tui import routes
+        from folio.tui.jump import Candidate
+
         return [
             Candidate(k, key, safe(item.title, limit=120).plain)
             for (k, key), item in reversed(self.loaded.items())
@@ -146,6 +149,8 @@ class Navigation(Connectivity):
             self._kept.add(screen)  # another account's, or on screen already: let go of it, and a new one
             screen = None
         if screen is None:
+            from folio.tui import routes  # (the route table: when a second screen opens, not before the first)
+
             screen = routes.build(self.services, kind, ids, title=title, trail=trail)
         else:
             screen.parent_trail = trail  # type: ignore[attr-defined]

@@ -10,8 +10,7 @@ why in :meth:`FolioScreen.why_not`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from textual import events, on
 from textual.binding import Binding, BindingType
@@ -33,8 +32,7 @@ __all__ = ["CRUMB", "FolioScreen", "Item"]
 CRUMB = "\u203a"
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(NamedTuple):  # (defined before the first frame: see folio.cache.records)
     """What is under the cursor: its id, its web URL (if any) and a name for messages."""
 
     id: str

@@ -11,7 +11,6 @@ strings. A row's ``search`` is what the filter matches (lower case); every word 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Self
 
 from rich.style import Style
@@ -70,12 +69,14 @@ class ResourceList(ScrollView, can_focus=True):
     # The cursor repaints only the two rows it leaves and reaches (watch_cursor), not the whole list.
     cursor: reactive[int] = reactive(0, always_update=True, init=False, repaint=False)
 
-    @dataclass
     class Highlighted(Message):
         """The cursor moved to ``row`` (None: the list is empty)."""
 
-        resource_list: ResourceList
-        row: Row | None
+        def __init__(self, resource_list: ResourceList, row: Row | None) -> None:
+            # (an __init__ of its own, as Textual's messages have: a dataclass costs ~0.4 ms before the first frame)
+            super().__init__()
+            self.resource_list = resource_list
+            self.row = row
 
         @property
         def control(self) -> ResourceList:
@@ -84,10 +85,13 @@ class ResourceList(ScrollView, can_focus=True):
     class Narrowed(Message):
         """The list's vertical scrollbar came or went: the width its rows are drawn in changed (its size did not)."""
 
-    @dataclass
     class Selected(Message):
-        resource_list: ResourceList
-        row: Row
+        """``enter`` on ``row``."""
+
+        def __init__(self, resource_list: ResourceList, row: Row) -> None:
+            super().__init__()
+            self.resource_list = resource_list
+            self.row = row
 
         @property
         def control(self) -> ResourceList:

@@ -11,10 +11,9 @@ resource list draws a screenful of these per key, so a line is built without a R
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from itertools import pairwise
 from operator import itemgetter
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from rich.cells import cell_len, set_cell_size
 from rich.control import strip_control_codes
@@ -28,8 +27,7 @@ __all__ = ["NULL_STYLE", "Column", "Row", "Span", "layout", "line_of", "line_seg
 NULL_STYLE = Style.null()
 
 
-@dataclass(frozen=True)
-class Column:
+class Column(NamedTuple):  # (defined before the first frame: see folio.cache.records)
     """One column: a fixed ``width`` or, when None, a share of what the fixed ones leave."""
 
     key: str
