@@ -78,7 +78,8 @@ def _common(parser: argparse.ArgumentParser, *, top: bool) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
+    """The command line's parser; without ``commands``, only the options of ``folio`` itself (opening the TUI)."""
     parser = argparse.ArgumentParser(
         prog="folio",
         description="A keyboard-driven terminal client for the GitBook API.",
@@ -95,9 +96,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-cache", action="store_true", help="keep nothing on this machine for this run")
     parser.add_argument("--token", metavar="TOKEN", help=f"the API token for this run (prefer ${TOKEN_ENV})")
     _common(parser, top=True)
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    if not commands:
+        parser.set_defaults(command=None)
+        return parser
+    subcommands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    auth = commands.add_parser("auth", help="log in, see how you are logged in, log out")
+    auth = subcommands.add_parser("auth", help="log in, see how you are logged in, log out")
     auth_commands = auth.add_subparsers(dest="auth_command", metavar="ACTION", required=True)
     login = auth_commands.add_parser("login", help="ask for a token (hidden), check it, save it in a profile")
     status = auth_commands.add_parser("status", help="which profile and token are used, and whether it works")
@@ -105,14 +109,14 @@ def build_parser() -> argparse.ArgumentParser:
     for sub in (login, status, logout):
         _common(sub, top=False)
 
-    cache = commands.add_parser("cache", help="the local cache: what it holds, and clearing it")
+    cache = subcommands.add_parser("cache", help="the local cache: what it holds, and clearing it")
     cache_commands = cache.add_subparsers(dest="cache_command", metavar="COMMAND", required=True)
     cache_commands.add_parser("info", help="where the cache is, how big, how old; drafts and outbox waiting")
     cache_commands.add_parser("clear", help="delete the cached answers of every account (drafts and outbox stay)")
     from folio.cli_conversations import add_parser as add_conversations
 
-    add_conversations(commands, _common)
-    sandbox = commands.add_parser("sandbox", help="the built-in emulator of the API")
+    add_conversations(subcommands, _common)
+    sandbox = subcommands.add_parser("sandbox", help="the built-in emulator of the API")
     sandbox_commands = sandbox.add_subparsers(dest="sandbox_command", metavar="ACTION", required=True)
     serve = sandbox_commands.add_parser("serve", help="serve the sandbox over HTTP (uvicorn)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
@@ -150,8 +154,28 @@ def _skip_httpx_cli() -> None:
     sys.modules["httpx._main"] = stand_in
 
 
+_VALUED = ("--profile", "--base-url", "--token")
+"""The options of ``folio`` that take a value (the word after them is not a command)."""
+
+
+def _opens_the_tui(argv: list[str]) -> bool:
+    """Whether ``argv`` holds only options of ``folio`` itself (and their values): no command, no help. The
+    commands' parsers (about 2.5 ms to build) are then left out; any other word, an abbreviated option included,
+    gets the whole parser and its messages."""
+    value_next = False
+    for word in argv:
+        if value_next:
+            value_next = False
+        elif word in ("-h", "--help") or not word.startswith("-"):
+            return False
+        else:
+            value_next = word in _VALUED
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    args = build_parser(commands=not _opens_the_tui(words)).parse_args(words)
     if args.command != "sandbox":
         _skip_httpx_cli()
     log: DebugLog | None = None

@@ -185,6 +185,38 @@ def test_bad_options_exit_2_in_words(argv: list[str], words: str, capsys: pytest
     assert words in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["--demo"],
+        ["--demo", "--offline", "--no-cache", "--debug"],
+        ["--profile", "work"],
+        ["--profile=work", "--base-url", "https://gitbook.example", "--token", "auth"],
+        ["--token", "sandbox"],
+    ],
+)
+def test_a_command_line_that_opens_the_tui_parses_alike_without_the_commands(argv: list[str]) -> None:
+    """The commands' parsers are left out only where they change nothing: the same options, the same values."""
+    assert cli._opens_the_tui(argv)
+    assert cli.build_parser(commands=False).parse_args(argv) == cli.build_parser().parse_args(argv)
+
+
+@pytest.mark.parametrize(
+    "argv", [["auth", "status"], ["--demo", "cache", "info"], ["bogus"], ["--prof", "work"], ["-h"], ["--help"]]
+)
+def test_a_command_help_or_an_unknown_word_gets_the_whole_parser(argv: list[str]) -> None:
+    assert not cli._opens_the_tui(argv)
+
+
+def test_an_unknown_word_is_refused_with_the_commands_named(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["bogus"])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'bogus'" in err and "'sandbox'" in err
+
+
 @pytest.fixture
 def opened(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     """Instead of running the TUI, record what it was given and what its service reads."""
