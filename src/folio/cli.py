@@ -269,9 +269,15 @@ Tokens are made in GitBook, under your account's developer settings (personal ac
 
 
 def _run_tui(args: argparse.Namespace, log: DebugLog | None) -> int:
-    from folio.cli_tui import run_tui
+    from folio.tui import collector
 
-    return run_tui(args, log)
+    collector.hold_for_start()  # no collector pass before the first frame; the app turns it on once that is drawn
+    try:
+        from folio.cli_tui import run_tui
+
+        return run_tui(args, log)
+    finally:
+        collector.start_drawn()  # (a start that ended before its first frame)
 
 
 # -- folio cache ---------------------------------------------------------------------------------

@@ -8,7 +8,12 @@ from collections.abc import Iterator
 
 import pytest
 from textual.app import App, ComposeResult
+from textual.screen import Screen
+from textual.widgets import Static
 
+from folio.services import Services
+from folio.tui import collector
+from folio.tui.app import FolioApp
 from folio.tui.collector import BULK
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import Column, Row
@@ -51,3 +56,73 @@ async def test_a_bulk_of_rows_is_frozen_after_its_frame_and_unfrozen_when_its_li
         await browser.remove()
         await pilot.pause()
         assert gc.get_freeze_count() == 0  # what the list held can be collected again
+
+
+# -- no pass before the first frame ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def collector_on() -> Iterator[None]:
+    assert gc.isenabled()
+    yield
+    collector.start_drawn()
+    gc.enable()
+
+
+def test_a_start_holds_the_collector_and_gives_it_back_once(collector_on: None) -> None:
+    collector.hold_for_start()
+    assert not gc.isenabled()
+    collector.start_drawn()
+    assert gc.isenabled()
+    gc.disable()  # turned off by someone else since: not this module's to turn on
+    collector.start_drawn()
+    assert not gc.isenabled()
+    gc.enable()
+
+
+def test_a_collector_already_off_is_left_to_whoever_turned_it_off(collector_on: None) -> None:
+    gc.disable()
+    collector.hold_for_start()
+    collector.start_drawn()
+    assert not gc.isenabled()
+    gc.enable()
+
+
+class Probe(Screen[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.collecting_at_mount: bool | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("first screen")
+
+    def on_mount(self) -> None:
+        self.collecting_at_mount = gc.isenabled()
+
+
+async def test_the_app_gives_the_collector_back_once_its_first_frame_is_drawn(
+    collector_on: None, services: Services
+) -> None:
+    collector.hold_for_start()
+    probe = Probe()
+    app = FolioApp(services, start=lambda: probe)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert probe.collecting_at_mount is False  # the first screen was built with no pass ...
+        assert app.first_frame_drawn and gc.isenabled()  # ... and its first frame gave the collector back
+
+
+def test_a_start_that_ends_before_its_first_frame_gives_the_collector_back(
+    collector_on: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from folio import cli
+    from folio.tui.app import FolioApp as App_
+
+    seen: list[bool] = []
+
+    async def never_drawn(self: App_, **kwargs: object) -> None:
+        seen.append(gc.isenabled())
+
+    monkeypatch.setattr(App_, "run_async", never_drawn)
+    assert cli.main(["--demo", "--no-cache"]) == 0
+    assert seen == [False] and gc.isenabled()

@@ -1,5 +1,7 @@
 """The garbage collector around bulk loads: the one place Folio calls ``gc.freeze`` (PERFORMANCE.md, #15).
 
+    hold_for_start()             # the command line, before the TUI is imported: no pass until the first frame
+    start_drawn()                # the first frame is on the terminal (or the start ended without one)
     started(app)                 # the app's first screen has drawn what it loaded: the start is over
     bulk_loaded(widget, count)   # a list's rows, a site's structure, a long diff: just put in place
     bulk_released(widget)        # the widget that held it is going away
@@ -9,6 +11,10 @@ of allocations: with 10,000 rows and their models alive, passes of 100-250 ms la
 bulk load leaves is long-lived by nature, so once the frame that shows it is drawn, what it left over is collected
 and the rest frozen (``gc.freeze``): later passes skip it. The pass costs what was made since the last freeze, not
 the whole heap.
+
+Before the first frame there is no pass at all (:func:`hold_for_start`, :func:`start_drawn`): a start makes what
+lives on (the modules, the app, its first screen) and little garbage, and Python's own passes over it, some 110
+young and 10 middle ones, took about 16 ms of a 300 ms start (``tests/bench/bench_startup.py``).
 
 The policy, pass by pass (:func:`plan`):
 
@@ -33,7 +39,7 @@ from enum import Enum
 from typing import Any
 from weakref import WeakSet
 
-__all__ = ["BULK", "Pass", "bulk_loaded", "bulk_released", "plan", "started"]
+__all__ = ["BULK", "Pass", "bulk_loaded", "bulk_released", "hold_for_start", "plan", "start_drawn", "started"]
 
 BULK = 1_000
 """Rows (nodes, lines) from which a load is bulk: below, the collector's own pace is fine."""
@@ -63,6 +69,26 @@ _frozen = False
 objects: 10 ms at 300,000)."""
 _owed = False
 """A release unfroze the heap: the next settling makes a full pass."""
+_held = False
+"""This module turned the collector off for a start (:func:`hold_for_start`) and has not turned it on since."""
+
+
+def hold_for_start() -> None:
+    """No collector pass until the first frame is drawn (:func:`start_drawn`); nothing is changed when the
+    collector is off already (whoever turned it off turns it on)."""
+    global _held
+    if gc.isenabled():
+        gc.disable()
+        _held = True
+
+
+def start_drawn() -> None:
+    """The first frame is on the terminal, or the start ended without one: the collector runs again if
+    :func:`hold_for_start` turned it off (once: later calls do nothing)."""
+    global _held
+    if _held:
+        _held = False
+        gc.enable()
 
 
 def started(app: Any) -> None:

@@ -28,7 +28,7 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 
 from folio.config.settings import RefreshSettings
-from folio.tui import styles_dir
+from folio.tui import collector, styles_dir
 from folio.tui.actions import why_unavailable
 from folio.tui.app.accounts import Accounts, Choosing
 from folio.tui.app.keeping import SESSION_EVERY
@@ -162,6 +162,7 @@ class FolioApp(Choosing):
         self.call_later(self._open_first_screen)
 
     def _open_first_screen(self) -> None:
+        self.after_first_frame(collector.start_drawn)  # (the collector's passes, held for the start: on again)
         if self.start is not None:
             self._first_screen.set()
             self.push_screen(self.start())
