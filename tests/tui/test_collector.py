@@ -4,6 +4,7 @@ frame that shows them is drawn, a small one is left to the collector, and a list
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -119,10 +120,16 @@ def test_a_start_that_ends_before_its_first_frame_gives_the_collector_back(
     from folio.tui.app import FolioApp as App_
 
     seen: list[bool] = []
+    switch: list[float] = []
+    before = sys.getswitchinterval()
 
     async def never_drawn(self: App_, **kwargs: object) -> None:
         seen.append(gc.isenabled())
+        switch.append(sys.getswitchinterval())
 
     monkeypatch.setattr(App_, "run_async", never_drawn)
     assert cli.main(["--demo", "--no-cache"]) == 0
     assert seen == [False] and gc.isenabled()
+    # Textual's writer thread gets the interpreter sooner while the TUI runs (frames reach the terminal sooner)
+    assert switch == [cli.SWITCH_INTERVAL] and before > cli.SWITCH_INTERVAL
+    assert sys.getswitchinterval() == before
