@@ -221,10 +221,13 @@ class ResourceBrowser(Vertical):
         (``on_key``): every key typed after `/`, however fast, lands in the box in order, never on the list or
         the screen's keys. Enter keeps the filter and gives the keys back; esc clears it. (A click in the box
         gives it the focus, like any input.)"""
-        self.add_class("-filtering")
+        # Both classes first, and one restyle of the browser once the box is in (not one a class: each restyles
+        # the browser and what it holds, on the key's way to its frame).
+        self._typing_ahead = True
+        self.add_class("-filtering", "-typing", update=False)
         box = self.filter_input
         box.can_focus = True
-        self._typing(True)
+        self.update_node_styles()
         if not self.list.has_focus and not box.has_focus:
             self.list.focus()
 
