@@ -111,6 +111,17 @@ async def test_the_app_gives_the_collector_back_once_its_first_frame_is_drawn(
         await pilot.pause()
         assert probe.collecting_at_mount is False  # the first screen was built with no pass ...
         assert app.first_frame_drawn and gc.isenabled()  # ... and its first frame gave the collector back
+        for _ in range(3):
+            await pilot.pause()
+        assert gc.get_freeze_count() > 0  # what the start made is frozen: no later full pass walks it
+
+
+async def test_an_app_started_without_the_hold_leaves_the_collector_as_it_is(services: Services) -> None:
+    app = FolioApp(services, start=Probe)
+    async with app.run_test() as pilot:
+        for _ in range(4):
+            await pilot.pause()
+        assert app.first_frame_drawn and gc.isenabled() and gc.get_freeze_count() == 0
 
 
 def test_a_start_that_ends_before_its_first_frame_gives_the_collector_back(

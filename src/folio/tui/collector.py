@@ -1,7 +1,7 @@
 """The garbage collector around bulk loads: the one place Folio calls ``gc.freeze`` (PERFORMANCE.md, #15).
 
     hold_for_start()             # the command line, before the TUI is imported: no pass until the first frame
-    start_drawn()                # the first frame is on the terminal (or the start ended without one)
+    start_drawn(app)             # the first frame is on the terminal: passes again, and the start is frozen
     started(app)                 # the app's first screen has drawn what it loaded: the start is over
     bulk_loaded(widget, count)   # a list's rows, a site's structure, a long diff: just put in place
     bulk_released(widget)        # the widget that held it is going away
@@ -82,13 +82,17 @@ def hold_for_start() -> None:
         _held = True
 
 
-def start_drawn() -> None:
-    """The first frame is on the terminal, or the start ended without one: the collector runs again if
-    :func:`hold_for_start` turned it off (once: later calls do nothing)."""
+def start_drawn(app: Any = None) -> None:
+    """The first frame is on the terminal (``app``'s), or the start ended without one (no ``app``): the collector
+    runs again if :func:`hold_for_start` turned it off, and what the start made is frozen once ``app``'s next
+    frame is drawn (:func:`started`). Once: later calls do nothing. (An app started without the hold, as tests
+    start theirs, leaves the collector as it is: the start is frozen at its first bulk load, if any.)"""
     global _held
     if _held:
         _held = False
         gc.enable()
+        if app is not None:
+            started(app)
 
 
 def started(app: Any) -> None:

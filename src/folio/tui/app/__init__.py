@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
@@ -162,7 +163,7 @@ class FolioApp(Choosing):
         self.call_later(self._open_first_screen)
 
     def _open_first_screen(self) -> None:
-        self.after_first_frame(collector.start_drawn)  # (the collector's passes, held for the start: on again)
+        self.after_first_frame(partial(collector.start_drawn, self))  # (the collector, held for the start: on again)
         if self.start is not None:
             self._first_screen.set()
             self.push_screen(self.start())
