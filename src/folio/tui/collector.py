@@ -20,9 +20,10 @@ The policy, pass by pass (:func:`plan`):
 
 - **The start** (imports, the app, its first screen) is long-lived too, and the largest part of the heap: walking
   it cost 60-100 ms, the first time a large organization's page settled or when Python's own full pass fell while
-  its pages streamed in. Nothing walks it: once the first screen has drawn what it loaded (:func:`started`), and
-  at the latest when the first bulk load settles, only the young generations are collected and everything is
-  frozen. What garbage the old generation held then (a few thousand objects) stays until the next release.
+  its pages streamed in. Nothing walks it: once the first frame is drawn (:func:`start_drawn` asks
+  :func:`started`; an app started without the command line's hold, as tests start theirs, at its first bulk
+  load's settling), only the young generations are collected and everything is frozen. What garbage the old
+  generation held then (a few thousand objects) stays until the next release.
 - **A bulk load settling** with the start frozen: a full pass, over what came since the last freeze only (a page
   of 1,000 rows and what drew it: about 1 ms), then a freeze.
 - **A release**: when a widget that held a bulk load goes away, everything is unfrozen (``gc.unfreeze``), so what it
