@@ -128,17 +128,16 @@ def test_a_start_that_ends_before_its_first_frame_gives_the_collector_back(
     collector_on: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from folio import cli
-    from folio.tui.app import FolioApp as App_
 
     seen: list[bool] = []
     switch: list[float] = []
     before = sys.getswitchinterval()
 
-    async def never_drawn(self: App_, **kwargs: object) -> None:
+    async def never_drawn(self: FolioApp, **kwargs: object) -> None:
         seen.append(gc.isenabled())
         switch.append(sys.getswitchinterval())
 
-    monkeypatch.setattr(App_, "run_async", never_drawn)
+    monkeypatch.setattr(FolioApp, "run_async", never_drawn)
     assert cli.main(["--demo", "--no-cache"]) == 0
     assert seen == [False] and gc.isenabled()
     # Textual's writer thread gets the interpreter sooner while the TUI runs (frames reach the terminal sooner)

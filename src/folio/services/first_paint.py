@@ -163,12 +163,18 @@ def cached_organizations(read: Callable[[str], _Cached | None]) -> CachedOrganiz
                 return None  # the client would refuse this page: paint nothing rather than a part
             items.append(org)
         oldest = hit.stored_at if oldest is None else min(oldest, hit.stored_at)
-        following = page.get("next")
-        token = following.get("page") if isinstance(following, dict) else None
-        if not isinstance(token, str) or not token:
+        query = _next_query(page)
+        if query is None:
             return CachedOrganizations(items, oldest)
-        key = f"{ORGANIZATIONS_KEY}?{urlencode([('page', token)])}"
+        key = ORGANIZATIONS_KEY + query
     return None
+
+
+def _next_query(page: Any) -> str | None:
+    """The query of the page after ``page`` (a list's decoded body): ``?page=<cursor>``; None on the last page."""
+    following = page.get("next") if isinstance(page, dict) else None
+    token = following.get("page") if isinstance(following, dict) else None
+    return "?" + urlencode([("page", token)]) if isinstance(token, str) and token else None
 
 
 class _Answer:
@@ -280,12 +286,10 @@ def _over_http(url: SplitResult, secret: str, user_agent: str, timeout: float) -
             if response.status != 200:
                 return {}
             answers[key] = body
-            page = json.loads(body)
-            following = page.get("next") if isinstance(page, dict) else None
-            token = following.get("page") if isinstance(following, dict) else None
-            if not isinstance(token, str) or not token:
+            following = _next_query(json.loads(body))
+            if following is None:
                 return answers
-            query = "?" + urlencode([("page", token)])
+            query = following
             key = ORGANIZATIONS_KEY + query
     finally:
         connection.close()

@@ -97,8 +97,8 @@ def start_drawn(app: Any = None) -> None:
 
 
 def started(app: Any) -> None:
-    """The app's first screen has drawn what it loaded: once the next frame is drawn, freeze the start (its
-    imports, the app, the screen) without walking it."""
+    """The start is over (:func:`start_drawn`: its first frame is drawn): once the next frame is drawn, freeze
+    what it made (its imports, the app, the first screen) without walking it."""
     _ask(app)
 
 

@@ -67,8 +67,8 @@ def same_but_enabled(shown: Shown, new: Shown) -> bool:
 
 class FolioFooterKey(FooterKey):
     """Textual's key, drawn as :class:`Content` (Textual's own text) rather than Rich ``Text``: Rich's rendering
-        took about 2 ms a key at each frame that redrew the footer, a good part of a key's frame (#15). It is not
-        styled again as it mounts: ``compact`` starts as it will be (the footer's, not compact; the palette's key,
+    took about 2 ms a key at each frame that redrew the footer, a good part of a key's frame (#15). It is not
+    styled again as it mounts: ``compact`` starts as it will be (the footer's, not compact; the palette's key,
     compact) instead of being set and unset."""
 
     compact = reactive(False, init=False)
@@ -185,9 +185,14 @@ class KeysFooter(Footer):
             yield self._key(self.app.COMMAND_PALETTE_BINDING, palette)
         self._shown_flat = self._flat(active)
 
-    def _palette_key(self, active: dict[str, ActiveBinding]) -> FooterKey | None:
+    def _palette(self, active: dict[str, ActiveBinding]) -> ActiveBinding | None:
+        """The command palette's binding, when the footer shows its key."""
         palette = active.get(self.app.COMMAND_PALETTE_BINDING)
-        if not (self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE and palette is not None):
+        return palette if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE else None
+
+    def _palette_key(self, active: dict[str, ActiveBinding]) -> FooterKey | None:
+        palette = self._palette(active)
+        if palette is None:
             return None
         _node, binding, enabled, _tooltip = palette
         return FolioFooterKey(
@@ -214,8 +219,8 @@ class KeysFooter(Footer):
             if binding.show and binding.action not in actions:  # (one key an action: the first)
                 actions.add(binding.action)
                 row.append((key, (binding.key, display(binding), binding.description, binding.action, tooltip, False)))
-        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
-        if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE and palette is not None:
+        palette = self._palette(active)
+        if palette is not None:
             binding = palette.binding
             look = (binding.key, display(binding), binding.description, binding.action, "", True)
             row.append((self.app.COMMAND_PALETTE_BINDING, look))

@@ -223,17 +223,17 @@ class ResourceBrowser(Vertical):
         gives it the focus, like any input.)"""
         # Both classes first, and one restyle of the browser once the box is in (not one a class: each restyles
         # the browser and what it holds, on the key's way to its frame).
-        self._typing_ahead = True
-        self.add_class("-filtering", "-typing", update=False)
+        self.add_class("-filtering", update=False)
+        self._typing(True, update=False)
         box = self.filter_input
         box.can_focus = True
         self.update_node_styles()
         if not self.list.has_focus and not box.has_focus:
             self.list.focus()
 
-    def _typing(self, on: bool) -> None:
+    def _typing(self, on: bool, *, update: bool = True) -> None:
         self._typing_ahead = on
-        self.set_class(on, "-typing")
+        self.set_class(on, "-typing", update=update)
 
     def _starts_filter(self, key: str) -> bool:
         return any(b.action == "start_filter" for b in self._bindings.key_to_bindings.get(key, ()))

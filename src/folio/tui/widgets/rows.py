@@ -84,17 +84,14 @@ class Row:
             joined = self._joined = " ".join(_plain(cell) for cell in self._shown).lower()
         return joined
 
+    def _compared(self) -> tuple[object, ...]:
+        """What equality compares (not ``data``, the thing the row stands for)."""
+        return (self.key, self.cells, self.search, self.style, self.indent)
+
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
+        if not isinstance(other, Row) or other.__class__ is not self.__class__:
             return NotImplemented
-        assert isinstance(other, Row)
-        return (self.key, self.cells, self.search, self.style, self.indent) == (
-            other.key,
-            other.cells,
-            other.search,
-            other.style,
-            other.indent,
-        )
+        return self._compared() == other._compared()
 
     __hash__ = None  # type: ignore[assignment]  # (equal rows may change: a row is not a dict key)
 
