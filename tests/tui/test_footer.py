@@ -1,58 +1,180 @@
-"""The footer rebuilds its keys only when the keys it shows change (#15: opening a change request rebuilt it
-about 33 times), and still shows every change of them."""
+"""The footer: the screen's keys on one line drawn by one widget (#15: a widget per key cost 10-55 ms at each
+rebuild while a large organization loaded). It draws again only when the keys it shows change, looks as
+Textual's ``Footer`` does to the cell, and a click on a key presses it."""
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any, ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from folio.tui.widgets.footer import KeysFooter
-from tests.tui.test_footer_inplace import rebuilds_of
 
 
 class Host(App[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("x", "go", "Go"), Binding("z", "stay", "Stay")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("x", "go", "Go", tooltip="Go there"),
+        Binding("z", "stay", "Stay"),
+        Binding("w", "wave", "Wave"),
+        Binding("y", "go", "Go too"),  # (a second key of one action: the footer shows the first)
+    ]
 
-    def __init__(self) -> None:
+    def __init__(self, footer: type[Any] = KeysFooter) -> None:
         super().__init__()
+        self.footer = footer
         self.can_go = True
-        self.recomposed = 0
+        self.waves = True
+        """False: ``w`` is hidden (its action not offered here), which changes the keys shown."""
+        self.done: list[str] = []
 
     def compose(self) -> ComposeResult:
         yield Static("body")
-        yield KeysFooter()
+        yield self.footer()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return None if action == "go" and not self.can_go else True
+        if action == "wave":
+            return self.waves
+        if action == "go":
+            return True if self.can_go else None
+        return True
+
+    def action_go(self) -> None:
+        self.done.append("go")
+
+    def action_stay(self) -> None:
+        self.done.append("stay")
 
 
-def labels(app: App[Any]) -> list[tuple[str, bool]]:
-    from textual.widgets._footer import FooterKey
+def shown(app: App[Any]) -> list[tuple[str, str, bool]]:
+    """Each key on the footer but the palette's: key, label, enabled."""
+    return [(key.key, key.description, key.enabled) for key in app.query_one(KeysFooter).keys if not key.palette]
 
-    return [(key.description, key.has_class("-disabled")) for key in app.query(FooterKey)]
+
+async def settled(pilot: Any) -> None:
+    for _ in range(4):
+        await pilot.pause()
 
 
-async def test_the_footer_rebuilds_only_when_its_keys_change() -> None:
+def drawn(footer: KeysFooter) -> list[int]:
+    """A list that grows by one each time ``footer`` draws its line from now on."""
+    original = footer.render
+    calls: list[int] = []
+
+    def counted() -> Any:
+        calls.append(1)
+        return original()
+
+    footer.render = counted  # type: ignore[method-assign]
+    return calls
+
+
+async def test_the_footer_draws_again_only_when_its_keys_change() -> None:
     app = Host()
     async with app.run_test() as pilot:
-        await pilot.pause()
+        await settled(pilot)
         footer = app.query_one(KeysFooter)
-        for _ in range(20):  # the first build's keys are read after its frame (a loaded machine: a few pauses on)
-            if footer._shown:
-                break
-            await pilot.pause()
-        calls = rebuilds_of(footer)
+        assert shown(app) == [("x", "Go", True), ("z", "Stay", True), ("w", "Wave", True)]
+        assert footer.keys[-1].palette
+        draws = drawn(footer)
         for _ in range(5):
             app.refresh_bindings()  # what a list's cursor asks at each move
             await pilot.pause()
-        assert calls == []
-        assert ("Go", False) in labels(app)
+        await settled(pilot)
+        assert draws == []
+
+        app.can_go = False  # greyed out
+        app.refresh_bindings()
+        await settled(pilot)
+        assert draws and ("x", "Go", False) in shown(app)
+
+        app.waves = False  # a key gone ...
+        app.refresh_bindings()
+        await settled(pilot)
+        assert [key for key, _, _ in shown(app)] == ["x", "z"]
+        app.waves, app.can_go = True, True  # ... and back, in its place
+        app.refresh_bindings()
+        await settled(pilot)
+        assert shown(app) == [("x", "Go", True), ("z", "Stay", True), ("w", "Wave", True)]
+
+
+def _cells(svg: str) -> dict[tuple[int, int], tuple[str, ...]]:
+    """A screenshot cell by cell: (line, column) -> the character, its colours and weight, its background. (Two
+    pictures of the same cells may group them into text runs differently.)"""
+    styles = dict(re.findall(r"\.terminal-\d+-(r\d+) \{([^}]*)\}", svg))
+    cells: dict[tuple[int, int], tuple[str, ...]] = {}
+    for fill, x, y, width in re.findall(r'<rect fill="([^"]+)" x="([^"]+)" y="([^"]+)" width="([^"]+)"', svg):
+        start, line = round(float(x) / CELL), int(float(y) / LINE)
+        for column in range(start, start + round(float(width) / CELL)):
+            cells[line, column] = ("", "", fill)
+    texts = re.findall(r'<text class="terminal-\d+-(r\d+)" x="([^"]+)" y="([^"]+)"[^>]*>([^<]*)<', svg)
+    for style, x, y, text in texts:
+        start, line = round(float(x) / CELL), int(float(y) / LINE)
+        for offset, char in enumerate(html.unescape(text)):
+            if char != "\n":
+                cells[line, start + offset] = (char, styles[style], cells.get((line, start + offset), ("", "", ""))[2])
+    return cells
+
+
+CELL, LINE = 12.2, 24.4
+"""The size of a cell in Textual's screenshots."""
+
+
+async def _picture(
+    footer: type[Any], size: tuple[int, int], *, can_go: bool = True
+) -> dict[tuple[int, int], tuple[str, ...]]:
+    app = Host(footer)
+    app.can_go = can_go
+    async with app.run_test(size=size) as pilot:
+        await settled(pilot)
+        return _cells(app.export_screenshot())
+
+
+async def test_it_looks_as_textuals_footer_does() -> None:
+    """The same keys, the same colours, a greyed out key dimmed, the palette's key on the right edge: the screen
+    is the same picture with Textual's ``Footer`` and with this one (wide, and narrow enough that the palette's key
+    covers the last keys)."""
+    for size, can_go in (((80, 10), True), ((80, 10), False), ((24, 6), True)):
+        assert await _picture(KeysFooter, size, can_go=can_go) == await _picture(Footer, size, can_go=can_go), size
+
+
+async def test_a_click_presses_the_key_and_the_mouse_shows_its_tooltip() -> None:
+    app = Host()
+    async with app.run_test(size=(80, 10)) as pilot:
+        await settled(pilot)
+        footer = app.query_one(KeysFooter)
+        places = {place.key.key: place for place in footer.placed}
+        assert all(place.whole for place in places.values())
+        await pilot.click(KeysFooter, offset=(places["z"].start + 1, 0))
+        await settled(pilot)
+        assert app.done == ["stay"]
+
+        await pilot.hover(KeysFooter, offset=(places["x"].start + 1, 0))
+        await settled(pilot)
+        assert footer.tooltip == "Go there"
+        await pilot.hover(KeysFooter, offset=(places["z"].start + 1, 0))
+        await settled(pilot)
+        assert footer.tooltip is None  # (``z`` has none)
+
         app.can_go = False
         app.refresh_bindings()
-        for _ in range(4):
-            await pilot.pause()
-        assert calls == []  # the same keys: greyed out in place (tests/tui/test_footer_inplace.py)
-        assert ("Go", True) in labels(app) and ("Stay", False) in labels(app)  # greyed out, as it should be
+        await settled(pilot)
+        await pilot.click(KeysFooter, offset=(places["x"].start + 1, 0))
+        await settled(pilot)
+        assert app.done == ["stay"]  # a greyed out key does not act
+
+
+async def test_keys_cut_by_the_palette_key_are_said_to_be() -> None:
+    app = Host()
+    async with app.run_test(size=(30, 6)) as pilot:
+        await settled(pilot)
+        footer = app.query_one(KeysFooter)
+        whole = {place.key.key: place.whole for place in footer.placed}
+        assert whole["x"] and whole["z"]
+        assert not whole["w"]  # under the palette's key
+        palette = footer.placed[-1]
+        assert palette.key.palette and palette.whole and palette.end == 30
+        assert footer.key_at(palette.start + 1) == palette.key

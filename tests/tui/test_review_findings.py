@@ -10,8 +10,7 @@ import pytest
 from rich.cells import get_character_cell_size
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Footer, Static
-from textual.widgets._footer import FooterKey
+from textual.widgets import Static
 from textual.worker import WorkerState
 
 from folio.api import GitBookClient, RetryPolicy, Token
@@ -24,6 +23,7 @@ from folio.tui.screens.change_request import ChangeRequestScreen
 from folio.tui.screens.space import SpaceScreen
 from folio.tui.screens.thread import ThreadScreen
 from folio.tui.widgets.comments_panel import CommentsPanel, PagePickerModal
+from folio.tui.widgets.footer import KeysFooter
 from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
 from tests.tui.conftest import settle
 from tests.tui.test_preflight import confirm_merge
@@ -98,11 +98,8 @@ async def test_r_and_m_on_a_merged_change_request_say_why_and_reload_nothing(
 
 def footer_keys(app: FolioApp) -> list[tuple[str, str, bool]]:
     """The footer's keys left of the palette key, as (key, description, fully shown)."""
-    footer = app.screen.query_one(Footer)
-    keys = [k for k in footer.query(FooterKey) if not k.has_class("-command-palette")]
-    palette = footer.query_one(".-command-palette", FooterKey)
-    edge = min(palette.region.x, footer.region.right)
-    return [(k.key_display, k.description, k.region.right <= edge) for k in keys if k.region.width]
+    footer = app.screen.query_one(KeysFooter)
+    return [(p.key.display, p.key.description, p.whole) for p in footer.placed if not p.key.palette]
 
 
 @pytest.mark.parametrize("tab", ["1", "2", "3"])

@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Select
-from textual.widgets._footer import FooterKey
 
 from folio.api import GitBookClient, RetryPolicy, Token
 from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
@@ -25,6 +24,7 @@ from folio.tui.modals.structure_plan import StructurePlanModal
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.screens.site import SiteScreen
 from folio.tui.widgets.adaptive_schema import AdaptiveSchemaEditor
+from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.structure_editor import StructureEditor
 from tests.api.sites_support import section, site_id
 from tests.conftest import SANDBOX_URL, TOKEN
@@ -363,6 +363,6 @@ async def test_enter_on_a_setting_is_called_edit_in_the_footer(
     services: Services, state: SandboxState, open_app: Any
 ) -> None:
     async with open_app(site_screen(services, state)) as (app, _pilot):
-        shown = {(k.key, k.description) for k in app.screen.query(FooterKey)}
+        shown = {(k.key, k.description) for k in app.screen.query_one(KeysFooter).keys}
         assert ("enter", "Edit") in shown
         assert not any(description == "Open" for _, description in shown)

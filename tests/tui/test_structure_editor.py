@@ -9,8 +9,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.pilot import Pilot
-from textual.widgets import Checkbox, Footer, Header, Input, Select
-from textual.widgets._footer import FooterKey
+from textual.widgets import Checkbox, Header, Input, Select
 
 from folio.api import GitBookClient, Token
 from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
@@ -21,6 +20,7 @@ from folio.tui.modals.structure_forms import EditNodeModal, NewNodeModal
 from folio.tui.modals.structure_plan import StructurePlanModal
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.condition_picker import ConditionPicker
+from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.structure_editor import StructureEditor
 from tests.api.sites_support import group, section, site_id, space_id
@@ -43,7 +43,7 @@ class Host(FolioScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield StructureEditor(self.services, self.org_id, self.site_id)
-        yield Footer()
+        yield KeysFooter()
 
     def action_refresh(self) -> None:
         self.query_one(StructureEditor).reload()
@@ -732,8 +732,9 @@ async def test_a_refused_removal_puts_the_node_back(services: Services, state: S
 
 async def click_key(pilot: Pilot[None], description: str) -> None:
     """Click the footer's key for an action, as a mouse user does."""
-    key = next(k for k in pilot.app.screen.query(FooterKey) if k.description == description)
-    await pilot.click(key)
+    footer = pilot.app.screen.query_one(KeysFooter)
+    place = next(p for p in footer.placed if p.key.description == description)
+    await pilot.click(footer, offset=(place.start + 1, 0))
     await idle(pilot)
 
 

@@ -220,15 +220,15 @@ class OrganizationsPanel(ResourcePanel["Org"]):
 
 
 class FirstFooter(KeysFooter):
-    """The first screen's footer: its keys are built once the app's first frame is on the terminal. They are most of
-    the nodes the first frame would style (a widget per key, two more per key for its parts); a frame later, nobody
-    has pressed a key yet. Later (``:profile`` builds this screen again) the app's first frame is long drawn, and the
-    keys come as on every screen."""
+    """The first screen's footer: its keys are read once the app's first frame is on the terminal (reading the
+    screen's bindings and drawing them is a few ms the first frame does without; a frame later, nobody has pressed
+    a key yet). Later (``:profile`` builds this screen again) the app's first frame is long drawn, and the keys
+    come as on every screen."""
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         after = getattr(self.app, "after_first_frame", None)
         if callable(after) and not getattr(self.app, "first_frame_drawn", True):
-            # in the footer's own context (its keys are bound to it), not the app's
+            # in the footer's own context, not the app's
             after(partial(self.call_later, KeysFooter.bindings_changed, self, screen))
         else:
             super().bindings_changed(screen)
