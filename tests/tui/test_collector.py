@@ -59,6 +59,45 @@ async def test_a_bulk_of_rows_is_frozen_after_its_frame_and_unfrozen_when_its_li
         assert gc.get_freeze_count() == 0  # what the list held can be collected again
 
 
+def passes_during() -> tuple[list[int], object]:
+    """The generations of the collector's passes from now on, and the callback to take out of ``gc.callbacks``."""
+    generations: list[int] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            generations.append(info["generation"])
+
+    gc.callbacks.append(seen)
+    return generations, seen
+
+
+@pytest.mark.parametrize("collected_since", [False, True])
+async def test_a_release_owes_one_full_pass_unless_one_was_made_since(collected_since: bool) -> None:
+    """After a list that held a bulk goes, the next bulk's settling walks the whole heap once (what the list held
+    goes then), unless a full pass since the release (Python's own, or gc.collect()) did: a second walk finds
+    nothing the first did not, and it cost the next list's first frame 40-140 ms (#15)."""
+    app = ListApp()
+    async with app.run_test() as pilot:
+        browser = app.query_one(ResourceBrowser)
+        browser.set_rows(rows(BULK))
+        await pilot.pause()
+        await browser.remove()
+        await pilot.pause()
+        if collected_since:
+            gc.collect()
+        generations, seen = passes_during()
+        try:
+            again = ResourceBrowser([Column("title", "Title")])
+            await app.screen.mount(again)
+            again.set_rows(rows(BULK))
+            await pilot.pause()
+            await pilot.pause()
+        finally:
+            gc.callbacks.remove(seen)
+        assert gc.get_freeze_count() > 0  # settled: frozen
+        assert (2 in generations) is not collected_since, generations
+
+
 # -- no pass before the first frame ------------------------------------------------------------------------------
 
 
