@@ -54,7 +54,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     monkeypatch.setattr(collector.gc, "freeze", lambda: asked.append("freeze"))
     monkeypatch.setattr(collector.gc, "unfreeze", lambda: asked.append("unfreeze"))
     monkeypatch.setattr(collector, "_frozen", False)
-    monkeypatch.setattr(collector, "_owed", False)
+    monkeypatch.setattr(collector, "_owed_at", None)
     yield asked
 
 

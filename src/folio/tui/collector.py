@@ -70,10 +70,9 @@ _pending: WeakSet[Any] = WeakSet()
 _frozen = False
 """Whether this module froze the heap and has not unfrozen it since (``gc.get_freeze_count()`` walks the frozen
 objects: 10 ms at 300,000)."""
-_owed = False
-"""A release unfroze the heap: the next settling makes a full pass."""
-_released_at = 0
-"""Python's full passes (:func:`_full_passes`) when a release last unfroze the heap."""
+_owed_at: int | None = None
+"""A release unfroze the heap and the next settling owes a full pass: Python's full passes (:func:`_full_passes`)
+at that release (None: nothing owed)."""
 _held = False
 """This module turned the collector off for a start (:func:`hold_for_start`) and has not turned it on since."""
 
@@ -120,9 +119,9 @@ def bulk_loaded(node: Any, count: int) -> None:
 
 def bulk_released(node: Any) -> None:
     """A widget that held a bulk load is going away: let the collector see everything again."""
-    global _frozen, _owed, _released_at
+    global _frozen, _owed_at
     gc.unfreeze()
-    _frozen, _owed, _released_at = False, True, _full_passes()
+    _frozen, _owed_at = False, _full_passes()
 
 
 def _full_passes() -> int:
@@ -138,12 +137,12 @@ def _ask(app: Any) -> None:
 
 
 def _settle(app: Any) -> None:
-    global _frozen, _owed
+    global _frozen, _owed_at
     _pending.discard(app)
-    owed = _owed and _full_passes() == _released_at  # (a full pass since the release paid what it owed)
+    owed = _owed_at == _full_passes()  # (a full pass since the release paid what it owed)
     if plan(frozen=_frozen, owed=owed) is Pass.FULL:
         gc.collect()
     else:
         gc.collect(1)
     gc.freeze()
-    _frozen, _owed = True, False
+    _frozen, _owed_at = True, None

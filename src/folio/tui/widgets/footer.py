@@ -176,36 +176,32 @@ class KeysFooter(Widget, can_focus=False):
     # -- drawing ---------------------------------------------------------------------------------------------
 
     def render(self) -> Content:
-        width = self.size.width
         keys = self._keys or ()
-        left = [key for key in keys if not key.palette]
         palette = next((key for key in keys if key.palette), None)
         parts: list[tuple[str, Style]] = []
-        placed: list[Placed] = []
-        at = 0
-        for key in left:
-            item = self._parts(key, f" {key.display} ", f"{key.description} " if key.description else "")
-            placed.append(Placed(key, at, at + sum(cell_len(text) for text, _ in item), True))
-            parts += item
-            at = placed[-1].end
-        line = Content.assemble(*parts)
+        spans: list[tuple[ShownKey, int, int]] = []  # (each key's cells, before the palette's key covers some)
+        for key in keys:
+            if key is not palette:
+                item = self._parts(key, f" {key.display} ", f"{key.description} " if key.description else "")
+                start = spans[-1][2] if spans else 0
+                spans.append((key, start, start + sum(cell_len(text) for text, _ in item)))
+                parts += item
+        line, width = Content.assemble(*parts), self.size.width
+        room = width
         if palette is not None:
-            edge = self.get_visual_style("footer-key--item", "footer-key--edge")
-            item = [
-                ("▏", edge),
+            tail = Content.assemble(
+                ("▏", self.get_visual_style("footer-key--item", "footer-key--edge")),
                 *self._parts(palette, palette.display, f" {palette.description}" if palette.description else ""),
                 (" ", self._style(palette)),
-            ]
-            tail = Content.assemble(*item)
+            )
             room = max(0, width - tail.cell_length)
             line = line.truncate(room, pad=True) + tail
-            placed = [
-                place._replace(end=min(place.end, room), whole=place.end <= room)
-                for place in placed
-                if place.start < room
-            ]
-            placed.append(Placed(palette, room + 1, room + tail.cell_length, room + tail.cell_length <= width))
-        self._placed = [place._replace(whole=place.whole and place.end <= width) for place in placed]
+            spans.append((palette, room + 1, room + tail.cell_length))
+        self._placed = [
+            Placed(key, start, min(end, limit), end <= limit)
+            for key, start, end in spans
+            if start < (limit := width if key.palette else room)
+        ]
         return line
 
     def _style(self, key: ShownKey, *parts: str) -> Style:
