@@ -1,15 +1,15 @@
-# Every target bootstraps .venv when it is missing or pyproject.toml changed.
+# Every target bootstraps .venv when it is missing or pyproject.toml or constraints.txt changed (pinned installs).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint format snapshots-update screenshots serve bench bench-quick clean
+.PHONY: demo test lint format snapshots-update screenshots serve bench bench-quick constraints clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev]' -c constraints.txt
 	@touch $(STAMP)
 
 demo: $(STAMP)  ## open the TUI on the built-in sandbox
@@ -42,6 +42,11 @@ bench: $(STAMP)  ## every benchmark, full sizes (under 10 min on 2 cores); figur
 
 bench-quick: $(STAMP)  ## every benchmark at tiny sizes: proves they still run (CI), the times mean nothing
 	$(BIN)/python -m tests.bench.run --quick
+
+constraints: $(STAMP)  ## pin what is installed now (after changing pyproject.toml's dependencies)
+	@{ echo "# Every package Folio and its tests install, at the versions CI and the README's commands use (pip -c)."; \
+	   echo "# Regenerate after changing pyproject.toml's dependencies: make constraints"; \
+	   $(BIN)/python -m pip freeze --exclude-editable | grep -v '^#'; } > constraints.txt
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .cache
