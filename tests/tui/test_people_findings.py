@@ -10,21 +10,24 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import httpx
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
 from folio.api import GitBookClient, RetryPolicy, Token
+from folio.models.member import Member
 from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
 from folio.services import Services
 from folio.services.people_plan import SELF_DEMOTION, SELF_REMOVAL
 from folio.tui.app import FolioApp
-from folio.tui.modals.people_forms import TypedConfirm
+from folio.tui.modals.people_forms import CreateTeamModal, TypedConfirm
 from folio.tui.modals.people_plan import RolePlanModal
 from folio.tui.modals.site_forms import ChoiceModal
 from folio.tui.screens.member import MemberScreen
 from folio.tui.screens.members import MembersPanel, MembersScreen
 from folio.tui.screens.team import TeamScreen
+from folio.tui.screens.teams import TeamsScreen
 from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
 from tests.tui.conftest import settle
 
@@ -43,15 +46,31 @@ def faults() -> Faults:
     return Faults(seed=3)
 
 
+class Cut(httpx.AsyncBaseTransport):
+    """The link to the sandbox; while ``cut_writes``, every write is lost on its way, before the service has it
+    (each of the client's own tries of an idempotent one too): the client sees the connection drop (as with the
+    sandbox's ``drop_rate``) and cannot tell it from an answer lost after the write (``drop_after_write``). Reads
+    go through (unlike ``drop_rate``, which drops them too, and with them the look that follows)."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.cut_writes = False
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if self.cut_writes and request.method != "GET":
+            raise httpx.RemoteProtocolError("Server disconnected without sending a response.", request=request)
+        return await self.inner.handle_async_request(request)
+
+
 @pytest.fixture
-async def faulty(state: SandboxState, faults: Faults) -> AsyncIterator[Services]:
-    """Services over the seeded sandbox behind ``faults`` (changed while a test runs)."""
-    client = GitBookClient(
-        token=Token(TOKEN),
-        base_url=SANDBOX_URL,
-        transport=SandboxTransport(create_app(state, faults=faults)),
-        retry=RetryPolicy(sleep=_no_sleep),
-    )
+def link(state: SandboxState, faults: Faults) -> Cut:
+    return Cut(SandboxTransport(create_app(state, faults=faults)))
+
+
+@pytest.fixture
+async def faulty(link: Cut) -> AsyncIterator[Services]:
+    """Services over the seeded sandbox behind ``faults`` and ``link`` (changed while a test runs)."""
+    client = GitBookClient(token=Token(TOKEN), base_url=SANDBOX_URL, transport=link, retry=RetryPolicy(sleep=_no_sleep))
     yield Services(client, where="a faulty sandbox")
     await client.aclose()
 
@@ -189,3 +208,96 @@ async def test_you_are_marked_on_the_member_and_team_screens(
         rows = [r.cells[1] for r in app.screen.query_one("TeamMembersPanel").browser.list.rows]  # type: ignore[attr-defined]
         shown = [c if isinstance(c, str) else c.plain for c in rows]
         assert "(you) Ada Okafor" in shown and "Bruno Lindqvist" in shown
+
+
+# --- 4. a team created again under a title that exists ------------------------------------------------------------
+
+
+def titled(state: SandboxState, title: str) -> list[str]:
+    return [t for t, team in state.teams.items() if team["title"] == title and team["organization"] == state.demo_org]
+
+
+async def test_a_lost_create_is_not_found_in_the_team_of_that_title_there_before(
+    faulty: Services, state: SandboxState, faults: Faults, link: Cut
+) -> None:
+    old = titled(state, "Docs Core")
+    assert len(old) == 1
+    app = FolioApp(faulty, start=lambda: TeamsScreen(faulty, state.demo_org, trail=("Northwind Labs",)))
+    app.animation_level = "none"
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await keys(pilot, "n", *"Docs Core")
+        form = app.screen
+        assert isinstance(form, CreateTeamModal)
+        link.cut_writes = True  # lost before the service had it: no team was made
+        await keys(pilot, "ctrl+s")
+        link.cut_writes = False
+        assert app.screen is form, "the old Docs Core is not the team this form sent"
+        said = str(form.query_one(".form--problem", Static).render())
+        assert "Folio checked: it was not done" in said
+        assert titled(state, "Docs Core") == old
+        faults.drop_after_write = 1.0  # sent again: made this time, its answer lost
+        await keys(pilot, "ctrl+s")
+        faults.drop_after_write = 0.0
+        assert isinstance(app.screen, TeamsScreen)
+        assert len(titled(state, "Docs Core")) == 2  # the old one and the one made, once
+        assert "The answer was lost, but the service has it: it was sent once." in notes(app)
+
+
+async def test_the_finder_matches_the_members_sent(services: Services, state: SandboxState) -> None:
+    people = services.people
+    org = state.demo_org
+    bruno, chen = uid(state, "bruno@northwind.dev"), uid(state, "chen@northwind.dev")
+    before = await people.teams_titled(org, "Platform")
+    assert before == set()
+    other = await people.create_team(org, "Platform", [chen])  # someone else's, made after ours was sent
+    assert await people.find_team(org, "Platform", before=before, members=[bruno]) is None
+    assert await people.find_team(org, "Platform", before={other.id}) is None
+    ours = await people.create_team(org, "Platform", [bruno])
+    found = await people.find_team(org, "Platform", before=before, members=[bruno])
+    assert found is not None and found.id == ours.id
+
+
+# --- 5. a member removal whose answer was lost --------------------------------------------------------------------
+
+
+async def test_a_removal_whose_answer_was_lost_says_it_was_done(
+    faulty: Services, state: SandboxState, faults: Faults
+) -> None:
+    bruno = uid(state, "bruno@northwind.dev")  # one of the two admins
+    app = FolioApp(faulty, start=members_screen(faulty, state))
+    app.animation_level = "none"
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        panel = panel_of(app)
+        stale = next(r.data for r in panel.browser.list.rows if r.key == bruno)
+        assert isinstance(stale, Member)
+        await to_member(pilot, panel, state, "bruno")
+        faults.drop_after_write = 1.0  # removed, its answer lost
+        await keys(pilot, "D", *"bruno@northwind.dev", "enter")
+        faults.drop_after_write = 0.0
+        assert bruno not in state.members[state.demo_org]
+        assert "Bruno Lindqvist was removed from the organization." in notes(app)
+        assert not any("Could not remove" in n for n in notes(app))
+        assert "Bruno Lindqvist" not in names(panel)
+        # Sent again from what was on screen (the row as it was): what is true is said, nothing is sent.
+        state.hits.clear()
+        assert await faulty.people.remove_member(state.demo_org, stale) == "already gone"
+        assert not any(method == "DELETE" for method, _ in state.hits)
+
+
+async def test_a_removal_lost_before_it_was_made_says_nothing_was_removed(
+    faulty: Services, state: SandboxState, link: Cut
+) -> None:
+    ivan = uid(state, "ivan@northwind.dev")
+    app = FolioApp(faulty, start=members_screen(faulty, state))
+    app.animation_level = "none"
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        panel = panel_of(app)
+        await to_member(pilot, panel, state, "ivan")
+        link.cut_writes = True
+        await keys(pilot, "D", *"ivan@northwind.dev", "enter")
+        link.cut_writes = False
+        assert ivan in state.members[state.demo_org]
+        assert any("Ivan Petrov is still a member, nothing was removed" in n for n in notes(app))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -285,12 +285,29 @@ class PeopleService:
         self._changed(org_id)
         return team
 
-    async def find_team(self, org_id: str, title: str) -> Team | None:
-        """The team titled exactly ``title`` (newest first), for a create whose answer was lost."""
+    async def teams_titled(self, org_id: str, title: str) -> set[str]:
+        """The ids of the teams titled exactly ``title`` now: what a create remembers before it sends, so that a
+        lost answer is not "found" in a team that was there already."""
         found = [t async for t in self._client.teams.list(org_id, title=title, limit=limits.LIST_LIMIT_MAX)]
-        exact = [t for t in found if t.title == title]
-        exact.sort(key=lambda t: t.created_at.timestamp() if t.created_at else 0.0, reverse=True)
-        return exact[0] if exact else None
+        return {t.id for t in found if t.title == title}
+
+    async def find_team(
+        self, org_id: str, title: str, *, before: Collection[str] = (), members: Collection[str] = ()
+    ) -> Team | None:
+        """The team titled exactly ``title`` that a create whose answer was lost made (newest first): not one of
+        ``before`` (the same-titled teams there before it was sent), and holding every one of ``members`` (the
+        user ids it was sent with)."""
+        found = [t async for t in self._client.teams.list(org_id, title=title, limit=limits.LIST_LIMIT_MAX)]
+        new = [t for t in found if t.title == title and t.id not in before]
+        new.sort(key=lambda t: t.created_at.timestamp() if t.created_at else 0.0, reverse=True)
+        wanted = set(members)
+        for team in new:
+            if not wanted:
+                return team
+            held = {e.organization.id async for e in self._client.teams.list_members(org_id, team.id)}
+            if wanted <= held:
+                return team
+        return None
 
     async def rename_team(self, org_id: str, team_id: str, title: str) -> Team:
         team = await self._client.teams.update(org_id, team_id, title=title)
