@@ -301,3 +301,31 @@ async def test_a_removal_lost_before_it_was_made_says_nothing_was_removed(
         link.cut_writes = False
         assert ivan in state.members[state.demo_org]
         assert any("Ivan Petrov is still a member, nothing was removed" in n for n in notes(app))
+
+
+# --- 22. esc clears a service search before it leaves ---------------------------------------------------------------
+
+
+async def test_esc_clears_the_service_search_then_the_filter_first_then_leaves(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    async with open_app() as (app, pilot):
+        before = app.screen
+        screen = members_screen(services, state)()
+        await app.push_screen(screen)
+        await settle(pilot)
+        panel = panel_of(app)
+        await keys(pilot, "s", *"bruno", "enter")
+        assert names(panel) == ["Bruno Lindqvist"] and panel.search == "bruno"
+        await keys(pilot, "slash", *"zz")
+        assert panel.browser.typed_filter == "zz"
+        await keys(pilot, "escape")  # the filter first
+        assert app.screen is screen and panel.browser.typed_filter == "" and panel.search == "bruno"
+        await keys(pilot, "escape")  # then the search
+        assert app.screen is screen and panel.search is None and len(names(panel)) == 12
+        assert "bruno" not in str(panel.query_one(".resource-panel--hint", Static).render())
+        at = panel.browser.list.cursor  # still on Bruno
+        await keys(pilot, "space")  # space still marks and moves on
+        assert len(panel.marks) == 1 and panel.browser.list.cursor == at + 1
+        await keys(pilot, "escape")  # then back
+        assert app.screen is before
