@@ -300,3 +300,35 @@ def test_ping_setting(tmp_path: Path) -> None:
     path.write_text('ping = "no"\n')
     with pytest.raises(SettingsError, match="ping must be true or false"):
         ping_enabled(Settings.load(path))
+
+
+# --- your own admin role (issue 24, 2) ------------------------------------------------------------------------------
+
+
+async def test_your_own_demotion_or_removal_is_refused_unless_confirmed(
+    people: PeopleService, state: SandboxState
+) -> None:
+    org = state.demo_org
+    ada = await people.member(org, uid(state, "ada@northwind.dev"))  # the signed-in user, one of two admins
+    state.hits.clear()
+    with pytest.raises(Refused, match="takes away your own admin role"):
+        await people.set_role(org, ada, "read")
+    plan = await people.plan(org, [ada], "edit")
+    assert plan.demotes_me is not None and plan.problem is None
+    with pytest.raises(Refused, match="takes away your own admin role"):
+        await people.apply_role_plan(org, plan)
+    with pytest.raises(Refused, match="removes you from the organization"):
+        await people.remove_member(org, ada)
+    assert not any(method in ("PATCH", "DELETE") for method, _ in state.hits)
+    assert roles(state)["ada@northwind.dev"] == "admin"
+    outcome = await people.apply_role_plan(org, plan, confirmed_self=True)
+    assert outcome.complete and roles(state)["ada@northwind.dev"] == "edit"
+
+
+def test_your_own_demotion_comes_last_in_a_plan() -> None:
+    marked = [member("Ada", "admin", "me"), member("Bruno", "admin"), member("Ivan", "read")]
+    plan = plan_roles(marked, "comment", admins_now=3, me="me")
+    assert [c.name for c in plan.changes] == ["Ivan", "Bruno", "Ada"]
+    assert plan.demotes_me is not None and plan.demotes_me.name == "Ada"
+    assert plan_roles(marked, "comment", admins_now=3).demotes_me is None  # who you are not known: nothing said
+    assert plan_roles(marked, "admin", admins_now=3, me="me").demotes_me is None

@@ -99,14 +99,14 @@ async def test_role_filter_search_and_sort_ask_the_service(
     async with open_app(members_screen(services, state)) as (app, pilot):
         panel = panel_of(app)
         await keys(pilot, "f")
-        assert sorted(names(panel)) == ["Ada Okafor", "Bruno Lindqvist"] and hint(panel).startswith("Role admin")
+        assert sorted(names(panel)) == ["(you) Ada Okafor", "Bruno Lindqvist"] and hint(panel).startswith("Role admin")
         await keys(pilot, *["f"] * 6)
         assert names(panel) == ["Kofi Mensah"] and hint(panel).startswith("Guests")
         await keys(pilot, "f")
         assert len(names(panel)) == 12
         await keys(pilot, "S")
         assert "last seen lists only active members" in hint(panel)
-        assert names(panel)[0] == "Ada Okafor" and "Hana Sato" not in names(panel)  # active members only
+        assert names(panel)[0] == "(you) Ada Okafor" and "Hana Sato" not in names(panel)  # active members only
         await keys(pilot, "S", "s")
         assert isinstance(app.screen, TextEntryModal)
         await keys(pilot, *"NORTHWIND.DEV")
@@ -164,7 +164,8 @@ async def test_a_bulk_plan_that_leaves_no_admin_is_refused(
     async with open_app(members_screen(services, state)) as (app, pilot):
         panel = panel_of(app)
         await _mark(pilot, panel, state, "ada", "bruno", "ivan")
-        assert [r[0] for r in cells(panel) if r[1] in ("Ada Okafor", "Bruno Lindqvist", "Ivan Petrov")] == ["*"] * 3
+        marked = ("(you) Ada Okafor", "Bruno Lindqvist", "Ivan Petrov")
+        assert [r[0] for r in cells(panel) if r[1] in marked] == ["*"] * 3
         assert "3 marked" in hint(panel)
         await keys(pilot, "e")
         plan = app.screen

@@ -13,13 +13,23 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from folio.api import limits
+from folio.api import errors, limits
 from folio.models.common import Role, TeamRole
-from folio.services.people_plan import PlanOutcome, RoleChange, RolePlan, member_name, plan_roles
+from folio.services.people_plan import (
+    SELF_DEMOTION,
+    SELF_REMOVAL,
+    PlanOutcome,
+    RoleChange,
+    RolePlan,
+    member_name,
+    plan_roles,
+    takes_my_admin,
+)
+from folio.services.writes import may_have_reached
 
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
@@ -27,6 +37,7 @@ if TYPE_CHECKING:
     from folio.services import Services
 
 __all__ = [
+    "FAILURES",
     "MEMBER_SORTS",
     "PAGE_SIZE",
     "PING_EVERY",
@@ -34,6 +45,7 @@ __all__ = [
     "MemberSort",
     "PeopleService",
     "Refused",
+    "Removal",
 ]
 
 log = logging.getLogger(__name__)
@@ -43,6 +55,8 @@ PAGE_SIZE = 100
 PING_EVERY = 60 * 60
 """Seconds between two pings of one organization."""
 MemberSort = Literal["joinedAt", "lastSeenAt"]
+Removal = Literal["removed", "already gone"]
+"""What :meth:`PeopleService.remove_member` found: the member was removed now, or was gone before it sent."""
 MEMBER_SORTS: tuple[MemberSort, ...] = ("joinedAt", "lastSeenAt")
 
 
@@ -55,6 +69,10 @@ class Refused(Exception):
 
     def describe(self) -> str:
         return self.reason
+
+
+FAILURES: tuple[type[Exception], ...] = (Refused, errors.ApiError)
+"""What a people write may raise: a refusal before sending, or the service's error (for ``except FAILURES``)."""
 
 
 @dataclass(frozen=True)
@@ -149,20 +167,32 @@ class PeopleService:
         """How many admins the organization has now."""
         return len(await self.members(org_id, role="admin"))
 
-    async def set_role(self, org_id: str, member: Member, role: Role | None) -> Member:
-        """Give ``member`` ``role`` (None: guest). Demoting the last admin is refused before sending."""
+    async def _me(self, org_id: str) -> str:
+        """The signed-in user's id (what :meth:`access` learned, else asked)."""
+        return (await self.access(org_id)).user_id
+
+    async def check_role(self, org_id: str, member: Member, role: Role | None) -> None:
+        """Raise :class:`Refused` when giving ``member`` ``role`` would leave the organization with no admin."""
         if member.role == "admin" and role != "admin" and await self.admin_count(org_id) <= 1:
             raise Refused(
                 f"{member_name(member)} is the only admin: make another member an admin first "
                 "(an organization needs at least one)."
             )
+
+    async def set_role(self, org_id: str, member: Member, role: Role | None, *, confirmed_self: bool = False) -> Member:
+        """Give ``member`` ``role`` (None: guest). Demoting the last admin is refused before sending; so is taking
+        away the caller's own admin role unless ``confirmed_self`` (they typed it)."""
+        await self.check_role(org_id, member, role)
+        if not confirmed_self and takes_my_admin(member.id, member.role, role, await self._me(org_id)):
+            raise Refused(f"{SELF_DEMOTION} Nothing was sent: it needs your email typed to confirm.")
         updated = await self._client.members.update(org_id, member.id, role=role)
         self._changed(org_id)
         return updated
 
     async def plan(self, org_id: str, members: Iterable[Member], role: Role | None) -> RolePlan:
         """The plan of giving ``role`` to ``members``, with the organization's admins counted now."""
-        return plan_roles(list(members), role, admins_now=await self.admin_count(org_id))
+        me = await self._me(org_id)
+        return plan_roles(list(members), role, admins_now=await self.admin_count(org_id), me=me)
 
     async def apply_role_plan(
         self,
@@ -170,11 +200,16 @@ class PeopleService:
         plan: RolePlan,
         *,
         progress: Callable[[int, RoleChange], None] | None = None,
+        confirmed_self: bool = False,
     ) -> PlanOutcome:
         """Send the plan's changes in order, one request each; stop at the first refusal. ``progress(n, change)``
-        is called before the n-th (from 0) is sent. A plan with a :attr:`RolePlan.problem` is refused whole."""
+        is called before the n-th (from 0) is sent. A plan with a :attr:`RolePlan.problem` is refused whole, and
+        so is one that takes away the caller's own admin role unless ``confirmed_self`` (they typed it)."""
         if plan.problem is not None:
             raise Refused(plan.problem)
+        me = await self._me(org_id)
+        if not confirmed_self and any(takes_my_admin(c.user_id, c.before, c.after, me) for c in plan.changes):
+            raise Refused(f"{SELF_DEMOTION} Nothing was sent: it needs your email typed to confirm.")
         outcome = PlanOutcome(plan)
         for index, change in enumerate(plan.changes):
             if progress is not None:
@@ -196,12 +231,39 @@ class PeopleService:
         self._changed(org_id)
         return member
 
-    async def remove_member(self, org_id: str, member: Member) -> None:
-        """Remove ``member`` from the organization (and its teams). The last admin is refused before sending."""
-        if member.role == "admin" and await self.admin_count(org_id) <= 1:
-            raise Refused(f"{member_name(member)} is the only admin: an organization needs at least one.")
-        await self._client.members.delete(org_id, member.id)
+    async def remove_member(self, org_id: str, member: Member, *, confirmed_self: bool = False) -> Removal:
+        """Remove ``member`` from the organization (and its teams). What is true is read first: a member gone
+        already (a send whose answer was lost, someone else) is ``"already gone"`` and nothing is sent; the last
+        admin is refused before sending, and so is the caller themself unless ``confirmed_self`` (they typed it).
+        When the answer is lost, the member is looked for: gone is ``"removed"``; still there raises
+        :class:`Refused` saying so (nothing was removed)."""
+        name = member_name(member)
+        now = await self._still_member(org_id, member.id)
+        if now is None:
+            self._changed(org_id)
+            return "already gone"
+        if now.role == "admin" and await self.admin_count(org_id) <= 1:
+            raise Refused(f"{name} is the only admin: an organization needs at least one.")
+        if not confirmed_self and member.id == await self._me(org_id):
+            raise Refused(f"{SELF_REMOVAL} Nothing was sent: it needs your email typed to confirm.")
+        try:
+            await self._client.members.delete(org_id, member.id)
+        except errors.ApiError as exc:
+            if not may_have_reached(exc):
+                raise
+            if await self._still_member(org_id, member.id) is not None:
+                raise Refused(
+                    f"The answer was lost; Folio checked: {name} is still a member, nothing was removed."
+                ) from exc
         self._changed(org_id)
+        return "removed"
+
+    async def _still_member(self, org_id: str, user_id: str) -> Member | None:
+        """The member as the service has them now, or None when they are no longer in the organization."""
+        try:
+            return await self._client.members.get(org_id, user_id)
+        except errors.NotFound:
+            return None
 
     # -- teams ---------------------------------------------------------------------------------------------
 
@@ -223,12 +285,29 @@ class PeopleService:
         self._changed(org_id)
         return team
 
-    async def find_team(self, org_id: str, title: str) -> Team | None:
-        """The team titled exactly ``title`` (newest first), for a create whose answer was lost."""
+    async def teams_titled(self, org_id: str, title: str) -> set[str]:
+        """The ids of the teams titled exactly ``title`` now: what a create remembers before it sends, so that a
+        lost answer is not "found" in a team that was there already."""
         found = [t async for t in self._client.teams.list(org_id, title=title, limit=limits.LIST_LIMIT_MAX)]
-        exact = [t for t in found if t.title == title]
-        exact.sort(key=lambda t: t.created_at.timestamp() if t.created_at else 0.0, reverse=True)
-        return exact[0] if exact else None
+        return {t.id for t in found if t.title == title}
+
+    async def find_team(
+        self, org_id: str, title: str, *, before: Collection[str] = (), members: Collection[str] = ()
+    ) -> Team | None:
+        """The team titled exactly ``title`` that a create whose answer was lost made (newest first): not one of
+        ``before`` (the same-titled teams there before it was sent), and holding every one of ``members`` (the
+        user ids it was sent with)."""
+        found = [t async for t in self._client.teams.list(org_id, title=title, limit=limits.LIST_LIMIT_MAX)]
+        new = [t for t in found if t.title == title and t.id not in before]
+        new.sort(key=lambda t: t.created_at.timestamp() if t.created_at else 0.0, reverse=True)
+        wanted = set(members)
+        for team in new:
+            if not wanted:
+                return team
+            held = {e.organization.id async for e in self._client.teams.list_members(org_id, team.id)}
+            if wanted <= held:
+                return team
+        return None
 
     async def rename_team(self, org_id: str, team_id: str, title: str) -> Team:
         team = await self._client.teams.update(org_id, team_id, title=title)

@@ -25,7 +25,11 @@ __all__ = [
     "ROLE_FILTERS",
     "ROLE_NAMES",
     "ROLE_WORDS",
+    "SELF_DEMOTION",
+    "SELF_REMOVAL",
     "TEAM_TITLE_MAX",
+    "YOU",
+    "YOU_FIRST",
     "PlanOutcome",
     "RoleChange",
     "RolePlan",
@@ -36,6 +40,7 @@ __all__ = [
     "role_filter_label",
     "role_name",
     "role_value",
+    "takes_my_admin",
     "team_role_value",
 ]
 
@@ -54,6 +59,13 @@ ROLE_WORDS: dict[str, str] = {
 }
 """What each role lets a member do (spec 2.1), for the role pickers."""
 TEAM_TITLE_MAX = 64
+YOU = " (you)"
+"""What follows the signed-in user's name in a plan and on their own screen."""
+YOU_FIRST = "(you) "
+"""What comes before the signed-in user's name in a table's name cell (first: a narrow column cuts the end)."""
+SELF_DEMOTION = "This takes away your own admin role: you could not undo it."
+"""What a change that demotes the signed-in admin says before it is sent (and what is typed to confirm it)."""
+SELF_REMOVAL = "This removes you from the organization: you could not undo it."
 
 
 def role_name(role: Role | None) -> str:
@@ -79,6 +91,12 @@ def team_role_value(name: str | None) -> TeamRole:
 def member_name(member: Member) -> str:
     """The name a member is shown by: their display name, else their email, else their id (not made safe)."""
     return member.user.display_name or member.user.email or member.id
+
+
+def takes_my_admin(member_id: str, before: Role | None, after: Role | None, me: str | None) -> bool:
+    """Whether giving ``after`` to the member ``member_id`` (now ``before``) takes away the admin role of the
+    signed-in user ``me`` (None: not known, so not them)."""
+    return me is not None and member_id == me and before == "admin" and after != "admin"
 
 
 def check_team_title(title: str) -> str | None:
@@ -118,6 +136,13 @@ class RolePlan:
     """The names of the marked members who already have the role (nothing is sent for them)."""
     admins_now: int
     """The organization's admins when the plan was made (every admin, not only the marked ones)."""
+    me: str | None = None
+    """The signed-in user's id (None: not known): their own row says so, and their own demotion is said."""
+
+    @property
+    def demotes_me(self) -> RoleChange | None:
+        """The change that takes away the signed-in user's own admin role, if the plan holds one."""
+        return next((c for c in self.changes if takes_my_admin(c.user_id, c.before, c.after, self.me)), None)
 
     @property
     def admins_after(self) -> int:
@@ -138,9 +163,10 @@ class RolePlan:
         return None
 
 
-def plan_roles(members: Sequence[Member], role: Role | None, *, admins_now: int) -> RolePlan:
-    """The plan of giving ``role`` to ``members`` (``admins_now``: the organization's admins today). New admins
-    come first and demoted admins last, so a plan stopped half-way keeps at least the admins it meant to."""
+def plan_roles(members: Sequence[Member], role: Role | None, *, admins_now: int, me: str | None = None) -> RolePlan:
+    """The plan of giving ``role`` to ``members`` (``admins_now``: the organization's admins today; ``me``: the
+    signed-in user's id). New admins come first and demoted admins last, so a plan stopped half-way keeps at least
+    the admins it meant to; the signed-in user's own demotion comes last of all."""
     changes: list[RoleChange] = []
     unchanged: list[str] = []
     for member in members:
@@ -148,8 +174,10 @@ def plan_roles(members: Sequence[Member], role: Role | None, *, admins_now: int)
             unchanged.append(member_name(member))
             continue
         changes.append(RoleChange(member.id, member_name(member), member.user.email, member.role, role))
-    changes.sort(key=lambda c: (c.after != "admin", c.before == "admin"))
-    return RolePlan(role, tuple(changes), tuple(unchanged), admins_now)
+    changes.sort(
+        key=lambda c: (c.after != "admin", c.before == "admin", takes_my_admin(c.user_id, c.before, c.after, me))
+    )
+    return RolePlan(role, tuple(changes), tuple(unchanged), admins_now, me)
 
 
 @dataclass

@@ -157,11 +157,23 @@ class CreateTeamModal(PickingForm["Team"]):
         problem = check_team_title(str(values.get("title") or ""))
         return {"title": problem} if problem else {}
 
+    def __init__(self, people: PeopleService, org_id: str, **kwargs: Any) -> None:
+        super().__init__(people, org_id, **kwargs)
+        self.before: dict[str, set[str]] = {}
+        """Title -> the ids of the teams of that title when it was last sent (a lost answer is not found in them)."""
+
     async def submit(self, values: Mapping[str, Any]) -> Team:
-        return await self.people.create_team(self.org_id, str(values["title"]), values.get("members") or ())
+        title = str(values["title"])
+        self.before.pop(title, None)
+        self.before[title] = await self.people.teams_titled(self.org_id, title)
+        return await self.people.create_team(self.org_id, title, values.get("members") or ())
 
     async def find_sent(self, values: Mapping[str, Any]) -> Any:
-        return await self.people.find_team(self.org_id, str(values["title"]))
+        title = str(values["title"])
+        before = self.before.get(title)
+        if before is None:  # the teams of that title could not be read: the create was not sent
+            return None
+        return await self.people.find_team(self.org_id, title, before=before, members=values.get("members") or ())
 
 
 class RenameTeamModal(FormModal["Team"]):

@@ -1,7 +1,9 @@
 """The plan of a bulk role change, shown before anything is sent: who goes from what role to what, how many
 admins remain. A plan that leaves no admin (or changes nothing) is refused before sending; an accepted one is
 applied one member at a time with its progress shown, stops at the first refusal, and says which changes were
-made. Closes with the :class:`~folio.services.people_plan.PlanOutcome` (None when nothing was sent).
+made. The signed-in user's line says "(you)"; a plan that takes away their own admin role says so in a sentence
+and is sent only once they type their email. Closes with the :class:`~folio.services.people_plan.PlanOutcome`
+(None when nothing was sent).
 """
 
 from __future__ import annotations
@@ -16,8 +18,19 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import RadioButton, RadioSet, Static
 
-from folio.services.people_plan import ROLE_NAMES, PlanOutcome, RolePlan, plan_roles, role_name, role_value
+from folio.services.people import FAILURES
+from folio.services.people_plan import (
+    ROLE_NAMES,
+    SELF_DEMOTION,
+    YOU,
+    PlanOutcome,
+    RolePlan,
+    plan_roles,
+    role_name,
+    role_value,
+)
 from folio.tui.errors import error_message
+from folio.tui.modals.people_forms import TypedConfirm
 from folio.tui.safe import safe
 
 if TYPE_CHECKING:
@@ -42,6 +55,7 @@ class RolePlanModal(ModalScreen["PlanOutcome | None"]):
     RolePlanModal #plan-lines-box { height: auto; max-height: 10; margin-top: 1; }
     RolePlanModal #plan-admins { margin-top: 1; }
     RolePlanModal #plan-problem { color: $text-error; height: auto; }
+    RolePlanModal #plan-self { color: $text-warning; text-style: bold; height: auto; display: none; }
     RolePlanModal #plan-progress { height: auto; }
     RolePlanModal .plan--help { color: $text-muted; }
     """
@@ -57,11 +71,13 @@ class RolePlanModal(ModalScreen["PlanOutcome | None"]):
         Binding("escape", "close", "Close", id="role-plan.close", tooltip="Close (nothing more is sent)"),
     ]
 
-    def __init__(self, people: PeopleService, org_id: str, members: list[Member]) -> None:
+    def __init__(self, people: PeopleService, org_id: str, members: list[Member], *, me: str | None = None) -> None:
         super().__init__()
         self.people = people
         self.org_id = org_id
         self.members = members
+        self.me = me
+        """The signed-in user's id (None: not known)."""
         self.role: str | None = None
         """The role name picked (``guest`` included); None until one is picked."""
         self.admins_now: int | None = None
@@ -83,6 +99,7 @@ class RolePlanModal(ModalScreen["PlanOutcome | None"]):
             with VerticalScroll(id="plan-lines-box"):
                 yield Static(id="plan-lines")
             yield Static(Content("Counting the admins…"), id="plan-admins")
+            yield Static(id="plan-self")
             yield Static(id="plan-problem")
             yield Static(id="plan-progress")
             yield Static(Content("ctrl+s applies the plan · esc closes"), classes="plan--help", id="plan-help")
@@ -109,7 +126,7 @@ class RolePlanModal(ModalScreen["PlanOutcome | None"]):
     def plan(self) -> RolePlan | None:
         if self.role is None or self.admins_now is None:
             return None
-        return plan_roles(self.members, role_value(self.role), admins_now=self.admins_now)
+        return plan_roles(self.members, role_value(self.role), admins_now=self.admins_now, me=self.me)
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         event.stop()
@@ -121,6 +138,8 @@ class RolePlanModal(ModalScreen["PlanOutcome | None"]):
 
     def _line(self, member: Member, change: RoleChange | None) -> Content:
         name = safe(member.user.display_name or member.user.email or member.id, limit=40).plain
+        if self.me is not None and member.id == self.me:
+            name = safe(member.user.display_name or member.user.email or member.id, limit=40 - len(YOU)).plain + YOU
         mark = self.status.get(member.id, " ")
         if change is None:
             what = f"already {role_name(member.role)}: nothing sent" if self.role else role_name(member.role)
@@ -137,6 +156,11 @@ class RolePlanModal(ModalScreen["PlanOutcome | None"]):
         lines = [self._line(by_id[u], changes[u]) for u in ordered] + [self._line(m, None) for m in rest]
         self.query_one("#plan-lines", Static).update(Content("\n").join(lines))
         admins = self.query_one("#plan-admins", Static)
+        mine = plan.demotes_me if plan is not None else None
+        warning = self.query_one("#plan-self", Static)
+        warning.display = mine is not None  # (no line at all otherwise)
+        if mine is not None:
+            warning.update(Content(f"{SELF_DEMOTION} ctrl+s asks for your email typed before anything is sent."))
         if self.admins_now is None:
             return
         if plan is None:
@@ -168,10 +192,26 @@ class RolePlanModal(ModalScreen["PlanOutcome | None"]):
             problem.update(Content(f"Not sent: {plan.problem}"))
             return
         problem.update(Content(""))
-        self._apply(plan)
+        mine = plan.demotes_me
+        if mine is None:
+            self._apply(plan)
+            return
+        me = next(m for m in self.members if m.id == mine.user_id)
+        expected = me.user.email or mine.name
+        title = Content.assemble((SELF_DEMOTION, "bold"))
+        body = "Another admin could give it back; you could not. Type your own email to send the plan."
+
+        def typed(ok: bool | None) -> None:
+            if ok:
+                self._apply(plan, confirmed_self=True)
+            else:
+                problem.update(Content("Not sent: your email was not typed. Unmark yourself, or press ctrl+s again."))
+
+        noun = "email" if me.user.email else "name"
+        self.app.push_screen(TypedConfirm(title, expected, noun=noun, body=body, action="Send the plan"), typed)
 
     @work(exclusive=True, group="role-plan-apply", exit_on_error=False)
-    async def _apply(self, plan: RolePlan) -> None:
+    async def _apply(self, plan: RolePlan, *, confirmed_self: bool = False) -> None:
         self.applying = True
         progress = self.query_one("#plan-progress", Static)
         total = len(plan.changes)
@@ -181,8 +221,8 @@ class RolePlanModal(ModalScreen["PlanOutcome | None"]):
             progress.update(Content(f"Sending {index + 1} of {total}: {safe_name}…"))
 
         try:
-            outcome = await self.people.apply_role_plan(self.org_id, plan, progress=step)
-        except Exception as exc:  # refused whole before sending (the admins changed meanwhile)
+            outcome = await self.people.apply_role_plan(self.org_id, plan, progress=step, confirmed_self=confirmed_self)
+        except FAILURES as exc:  # refused whole before sending (the admins changed meanwhile)
             progress.update(error_message(exc, doing="Not sent"))
             self.applying = False
             return

@@ -15,7 +15,7 @@ from textual.content import Content
 from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from folio.services import format
-from folio.services.people_plan import member_name, role_name
+from folio.services.people_plan import YOU, member_name, role_name
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
@@ -117,10 +117,12 @@ class MemberTeamsPanel(ResourcePanel["MemberTeam"]):
         return Item(entry.team.id, None, "team")
 
 
-def summary(member: Member) -> Content:
-    """Three lines on the member: name and email; role, SSO, state; joined and last seen."""
+def summary(member: Member, me: str | None = None) -> Content:
+    """Three lines on the member: name (``(you)`` for ``me``, the signed-in user) and email; role, SSO, state;
+    joined and last seen."""
     email = member.user.email or "no email"
-    first = Content.assemble((safe(member_name(member), limit=80).plain, "bold"), "  ", safe(email, limit=120))
+    name = safe(member_name(member), limit=80).plain + (YOU if me is not None and member.id == me else "")
+    first = Content.assemble((name, "bold"), "  ", safe(email, limit=120))
     state = "disabled" if member.disabled else "active"
     second = f"Role {role_name(member.role)} · SSO {'yes' if member.sso else 'no'} · {state}"
     third = f"Joined {format.when(member.joined_at)} · last seen {format.ago(member.last_seen_at, unknown='never')}"
@@ -198,8 +200,13 @@ class MemberScreen(FolioScreen):
         self.member = member
         self.set_crumb(member_name(member))
         self.remember("member", {"org_id": self.org_id, "user_id": member.id}, member_name(member))
-        self.query_one("#member-summary", Static).update(summary(member))
+        self.query_one("#member-summary", Static).update(summary(member, self.me))
         self.refresh_bindings()
+
+    @property
+    def me(self) -> str | None:
+        """The signed-in user's id, once known."""
+        return self.access.user_id if self.access is not None else None
 
     # -- keys --------------------------------------------------------------------------------------------------
 
@@ -241,7 +248,7 @@ class MemberScreen(FolioScreen):
 
     def action_change_role(self) -> None:
         if self.member is not None:
-            change_role(self, self.services.people, self.org_id, self.member, self._changed)
+            change_role(self, self.services.people, self.org_id, self.member, self._changed, me=self.me)
 
     def action_sso(self) -> None:
         if self.member is not None:
@@ -249,13 +256,13 @@ class MemberScreen(FolioScreen):
 
     def _changed(self, member: Member) -> None:
         self.member = member
-        self.query_one("#member-summary", Static).update(summary(member))
+        self.query_one("#member-summary", Static).update(summary(member, self.me))
         self.spaces_panel.reload()
         self.refresh_bindings()
 
     def action_remove(self) -> None:
         if self.member is not None:
-            remove_member(self, self.services.people, self.org_id, self.member, self._removed)
+            remove_member(self, self.services.people, self.org_id, self.member, self._removed, me=self.me)
 
     def _removed(self, member: Member) -> None:
         forget = getattr(self.app, "forget", None)

@@ -1,25 +1,37 @@
 """The members of an organization (``:members [words]``): every member, page by page, with their role, SSO,
 joined and last seen; filtered by role (``f``), searched by name or email on the service (``s``; ``/`` filters the
 rows shown), sorted by joined or last seen (``S``). ``e`` changes a role (of the marked members: a plan first),
-``O`` makes an SSO member, ``D`` removes one (their email typed), enter opens one."""
+``O`` makes an SSO member, ``D`` removes one (their email typed), enter opens one. The signed-in user's row says
+"(you)" before their name; taking away their own admin role, or removing them, needs their email typed.
+
+The first page shows as soon as it comes and the others are appended (a first paint from the cache is only of
+members: who the caller is, read from the cache, paints no row), and the list takes the keys while it loads
+(:class:`~folio.tui.widgets.loading_browser.FocusableBrowser`): ``/zq`` typed at once is a filter, never a quit.
+``esc`` clears a filter, then a service search, then goes back."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.widgets import Static
 
 from folio.services import format
 from folio.services.people_plan import next_role_filter, role_filter_label, role_name
 from folio.tui import styles_dir
+from folio.tui.fresh import is_cached_only
 from folio.tui.modals.people_plan import RolePlanModal
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.navigation import Ids, Open
 from folio.tui.safe import safe
 from folio.tui.screens.base import Item
-from folio.tui.screens.members_common import Marking, change_role, name_of, remove_member, set_sso
+from folio.tui.screens.members_common import Marking, change_role, name_of, remove_member, set_sso, you_first
 from folio.tui.screens.panel_screen import PanelScreen
+from folio.tui.widgets.loading_browser import FocusableBrowser
+from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import Column, Row
 from folio.tui.widgets.resource_panel import ResourcePanel
 
@@ -50,13 +62,14 @@ def _number(value: int | None) -> str:
     return format.DASH if value is None else f"{value:,}"
 
 
-def member_row(member: Member, mark: str = " ") -> Row:
-    """One member's cells, every server string made safe."""
+def member_row(member: Member, mark: str = " ", me: str | None = None) -> Row:
+    """One member's cells, every server string made safe; ``me`` (the signed-in user's id) is "(you) <name>"."""
+    name = safe(member.user.display_name or member.id, limit=80)
     return Row(
         key=member.id,
         cells=[
             mark,
-            safe(member.user.display_name or member.id, limit=80),
+            you_first(member.id, me) + name,
             safe(member.user.email or "", limit=120),
             role_name(member.role),
             "yes" if member.sso else "",
@@ -97,6 +110,14 @@ class MembersPanel(Marking["Member"], ResourcePanel["Member"]):
             tooltip="Mark every member shown (again: unmark them)",
         ),
         Binding("t", "teams", "Teams", show=False, id="members.teams", tooltip="The teams of the organization"),
+        Binding(
+            "escape",
+            "clear_search",
+            "Clear search",
+            show=False,
+            id="members.clear-search",
+            tooltip="Clear the service search (esc again goes back)",
+        ),
     ]
 
     def __init__(self, services: Services, org_id: str, *, search: str | None = None, id: str | None = None) -> None:
@@ -108,6 +129,24 @@ class MembersPanel(Marking["Member"], ResourcePanel["Member"]):
         self.marks: dict[str, Member] = {}
         self.access: Access | None = services.people.known_access(org_id)
         self.seen = services.changes.version(("members", org_id))
+        self._composed: ResourceBrowser | None = None
+
+    @property
+    def me(self) -> str | None:
+        """The signed-in user's id, once known."""
+        return self.access.user_id if self.access is not None else None
+
+    def compose(self) -> ComposeResult:
+        hint = self.hint()
+        yield Static(Content(hint), classes="resource-panel--hint", id=f"{self.id}-summary" if self.id else None)
+        # Focusable while it loads: keys typed before the first page reach the list (a `q` after `/` is text).
+        named = f"{self.id}-list" if self.id else None
+        self._composed = FocusableBrowser(self.COLUMNS, empty=self.empty_text(), id=named)
+        yield self._composed
+
+    @property
+    def browser(self) -> ResourceBrowser:
+        return self._composed if self._composed is not None else super().browser
 
     # -- the list ----------------------------------------------------------------------------------------------
 
@@ -127,12 +166,15 @@ class MembersPanel(Marking["Member"], ResourcePanel["Member"]):
 
     async def fetch(self) -> AsyncIterator[Sequence[Member]]:
         people = self.services.people
-        self.access = await people.access(self.org_id, fresh=True)
+        if not is_cached_only():
+            # Not in a first paint from the cache: who the caller is, read from there, would count as a cached
+            # paint though it paints no row, and every fresh page would wait for the last (fresh.staged).
+            self.access = await people.access(self.org_id, fresh=True)
         async for page in people.member_pages(self.org_id, role=self.role, search=self.search, sort=self.sort):
             yield page
 
     def row(self, member: Member) -> Row:
-        return member_row(member, self.mark_cell(member.id))
+        return member_row(member, self.mark_cell(member.id), self.me)
 
     def opens(self, member: Member) -> tuple[Ids, str] | None:
         return {"org_id": self.org_id, "user_id": member.id}, member.user.display_name or member.id
@@ -175,6 +217,11 @@ class MembersPanel(Marking["Member"], ResourcePanel["Member"]):
             return "No member is shown."
         return None
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "clear_search":  # esc: a service search is cleared before the screen is left
+            return self.search is not None
+        return super().check_action(action, parameters)
+
     def _why_not_admin(self, doing: str) -> str | None:
         if self.access is None:
             return "Still finding out what you may do here: wait for the list to load."
@@ -213,6 +260,11 @@ class MembersPanel(Marking["Member"], ResourcePanel["Member"]):
         )
         self.app.push_screen(modal, searched)
 
+    def action_clear_search(self) -> None:
+        self.search = None
+        self.draw_hint()
+        self.reload()
+
     def action_mark(self) -> None:
         self.toggle_mark()
 
@@ -225,11 +277,11 @@ class MembersPanel(Marking["Member"], ResourcePanel["Member"]):
     def action_change_role(self) -> None:
         people = self.services.people
         if self.marks:
-            self.app.push_screen(RolePlanModal(people, self.org_id, self.marked), self._plan_done)
+            self.app.push_screen(RolePlanModal(people, self.org_id, self.marked, me=self.me), self._plan_done)
             return
         member = self.current
         if member is not None:
-            change_role(self, people, self.org_id, member, lambda m: self.reload(keep=m.id))
+            change_role(self, people, self.org_id, member, lambda m: self.reload(keep=m.id), me=self.me)
 
     def _plan_done(self, outcome: PlanOutcome | None) -> None:
         if outcome is None:
@@ -250,7 +302,7 @@ class MembersPanel(Marking["Member"], ResourcePanel["Member"]):
     def action_remove(self) -> None:
         member = self.current
         if member is not None:
-            remove_member(self, self.services.people, self.org_id, member, lambda m: self._removed(m))
+            remove_member(self, self.services.people, self.org_id, member, self._removed, me=self.me)
 
     def _removed(self, member: Member) -> None:
         self.marks.pop(member.id, None)

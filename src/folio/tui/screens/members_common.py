@@ -13,7 +13,19 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from textual.content import Content
 
-from folio.services.people_plan import ROLE_NAMES, ROLE_WORDS, member_name, role_name, role_value
+from folio.services.people import FAILURES
+from folio.services.people_plan import (
+    ROLE_NAMES,
+    ROLE_WORDS,
+    SELF_DEMOTION,
+    SELF_REMOVAL,
+    YOU,
+    YOU_FIRST,
+    member_name,
+    role_name,
+    role_value,
+    takes_my_admin,
+)
 from folio.services.site_rules import Choice
 from folio.tui.errors import notify_error
 from folio.tui.modals.confirm import ConfirmModal
@@ -28,7 +40,17 @@ if TYPE_CHECKING:
     from folio.services.people import PeopleService
     from folio.tui.widgets.resource_list import Row
 
-__all__ = ["MARK", "Marking", "change_role", "name_of", "remove_member", "set_sso"]
+__all__ = [
+    "MARK",
+    "Marking",
+    "change_role",
+    "confirm_self",
+    "name_of",
+    "remove_member",
+    "set_sso",
+    "you",
+    "you_first",
+]
 
 MARK = "*"
 """The mark of a marked row (ASCII: one cell in every terminal, unlike ● whose width is ambiguous)."""
@@ -38,6 +60,34 @@ T = TypeVar("T")
 def name_of(member: Member) -> str:
     """The member's name, made safe, as plain text for messages."""
     return safe(member_name(member), limit=80).plain
+
+
+def you(user_id: str, me: str | None) -> str:
+    """`` (you)`` after the signed-in user's own name, else nothing."""
+    return YOU if me is not None and user_id == me else ""
+
+
+def you_first(user_id: str, me: str | None) -> str:
+    """``(you) `` before the signed-in user's own name in a table's cell (a narrow column cuts the end), else
+    nothing."""
+    return YOU_FIRST if me is not None and user_id == me else ""
+
+
+def confirm_self(owner: Widget, member: Member, sentence: str, action: str, then: Callable[[], object]) -> None:
+    """Say ``sentence`` (the change takes away the caller's own admin role, or removes them) and ask for their
+    email typed; ``then()`` only when it was."""
+    expected = member.user.email or member_name(member)
+    noun = "email" if member.user.email else "name"
+    title = Content.assemble((sentence, "bold"))
+    body = "Another admin could give it back; you could not. Type your own email to go on."
+
+    def confirmed(ok: bool | None) -> None:
+        if ok:
+            then()
+        else:
+            owner.notify("Nothing was sent: your own role is as it was.", markup=False)
+
+    owner.app.push_screen(TypedConfirm(title, expected, noun=noun, body=body, action=action), confirmed)
 
 
 class Marking(Generic[T]):
@@ -107,21 +157,52 @@ class Marking(Generic[T]):
 
 
 def change_role(
-    owner: Widget, people: PeopleService, org_id: str, member: Member, done: Callable[[Member], None]
+    owner: Widget,
+    people: PeopleService,
+    org_id: str,
+    member: Member,
+    done: Callable[[Member], None],
+    *,
+    me: str | None = None,
 ) -> None:
-    """Pick ``member``'s new role (the current one marked) and send it; the picker says a refusal and stays."""
+    """Pick ``member``'s new role (the current one marked) and send it; the picker says a refusal and stays. A
+    role that takes away the caller's own admin role (``me``: their id) is sent only once their email is typed."""
     current = role_name(member.role)
     choices = [Choice(name, f"{name}: {ROLE_WORDS[name]}") for name in ROLE_NAMES]
     name = name_of(member)
     changed: list[Member] = []
+    held: list[str] = []
+    """A role that demotes the caller: not sent by the picker, but once typed (after it closes)."""
 
     async def submit(value: str) -> None:
         if value == current:
             return
+        if takes_my_admin(member.id, member.role, role_value(value), me):
+            await people.check_role(org_id, member, role_value(value))  # the only admin: said here, in the picker
+            held.append(value)
+            return
         changed.append(await people.set_role(org_id, member, role_value(value)))
+
+    async def send_held(value: str) -> None:
+        try:
+            updated = await people.set_role(org_id, member, role_value(value), confirmed_self=True)
+        except FAILURES as exc:
+            notify_error(owner, exc, doing="Your role was not changed")
+            return
+        owner.notify(f"You are now {value} (were {current}).", markup=False)
+        done(updated)
 
     def closed(value: str | None) -> None:
         if value is None:
+            return
+        if held:
+            confirm_self(
+                owner,
+                member,
+                SELF_DEMOTION,
+                f"Make me {value}",
+                lambda: owner.run_worker(send_held(held[0]), group="member-role", exit_on_error=False),
+            )
             return
         if not changed:
             owner.notify(f"{name} is already {current}: nothing changed.", markup=False)
@@ -129,8 +210,10 @@ def change_role(
         owner.notify(f"{name} is now {value} (was {current}).", markup=False)
         done(changed[0])
 
-    title = Content.assemble("Role of ", (name, "bold"))
+    title = Content.assemble("Role of ", (name + you(member.id, me), "bold"))
     help_text = "The role decides what they may do in every space of the organization."
+    if me is not None and member.id == me and member.role == "admin":
+        help_text = f"This is you. A role other than admin: {SELF_DEMOTION} It is sent only once you type your email."
     owner.app.push_screen(ChoiceModal(title, choices, submit, current=current, help=help_text), closed)
 
 
@@ -157,22 +240,36 @@ def set_sso(owner: Widget, people: PeopleService, org_id: str, member: Member, d
 
 
 def remove_member(
-    owner: Widget, people: PeopleService, org_id: str, member: Member, done: Callable[[Member], None]
+    owner: Widget,
+    people: PeopleService,
+    org_id: str,
+    member: Member,
+    done: Callable[[Member], None],
+    *,
+    me: str | None = None,
 ) -> None:
-    """Ask for ``member``'s email typed out, then remove them from the organization."""
+    """Ask for ``member``'s email typed out, then remove them from the organization (``me``: the caller's id; their
+    own removal says what it takes away). What is true after a lost answer is what is said."""
     name = name_of(member)
+    mine = me is not None and member.id == me
     expected = member.user.email or member_name(member)
     noun = "email" if member.user.email else "name"
-    title = Content.assemble("Remove ", (name, "bold"), " from the organization?")
+    title = Content.assemble("Remove ", (name + you(member.id, me), "bold"), " from the organization?")
     body = "They lose access to its spaces and leave its teams. They can be invited again later."
+    if mine:
+        own = f"{SELF_DEMOTION} " if member.role == "admin" else ""
+        body = f"{own}{SELF_REMOVAL} Only another admin could invite you again."
 
     async def send() -> None:
         try:
-            await people.remove_member(org_id, member)
-        except Exception as exc:
+            outcome = await people.remove_member(org_id, member, confirmed_self=mine)
+        except FAILURES as exc:
             notify_error(owner, exc, doing=f"Could not remove {name}")
             return
-        owner.notify(f"{name} was removed from the organization.", markup=False)
+        if outcome == "already gone":
+            owner.notify(f"{name} is no longer in the organization: they were removed already.", markup=False)
+        else:
+            owner.notify(f"{name} was removed from the organization.", markup=False)
         done(member)
 
     def confirmed(ok: bool | None) -> None:

@@ -16,13 +16,14 @@ from folio.services import format
 from folio.services.people_plan import member_name, role_name, team_role_value
 from folio.services.site_rules import Choice
 from folio.tui.errors import notify_error
+from folio.tui.fresh import is_cached_only
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.people_forms import AddTeamMemberModal, AddTeamMembersModal
 from folio.tui.modals.site_forms import ChoiceModal
 from folio.tui.navigation import Ids
 from folio.tui.safe import safe
 from folio.tui.screens.base import Item
-from folio.tui.screens.members_common import Marking
+from folio.tui.screens.members_common import Marking, you_first
 from folio.tui.widgets.resource_list import Column, Row
 from folio.tui.widgets.resource_panel import ResourcePanel
 
@@ -78,6 +79,9 @@ class TeamMembersPanel(Marking["TeamMemberEntry"], ResourcePanel["TeamMemberEntr
         self.on_write: Callable[[], None] | None = None
         """Called after each change the panel made (the screen reloads its line about the team)."""
         self.marks: dict[str, TeamMemberEntry] = {}
+        known = services.people.known_access(org_id)
+        self.me: str | None = known.user_id if known is not None else None
+        """The signed-in user's id (their row says "(you)"), once known."""
 
     def hint(self) -> str:
         if self.marks:
@@ -85,7 +89,10 @@ class TeamMembersPanel(Marking["TeamMemberEntry"], ResourcePanel["TeamMemberEntr
         return "space marks · n adds one · a adds several"
 
     async def fetch(self) -> AsyncIterator[Sequence[TeamMemberEntry]]:
-        async for page in self.services.people.team_member_pages(self.org_id, self.team_id):
+        people = self.services.people
+        if self.me is None and not is_cached_only():
+            self.me = (await people.access(self.org_id)).user_id
+        async for page in people.team_member_pages(self.org_id, self.team_id):
             yield page
 
     def row(self, entry: TeamMemberEntry) -> Row:
@@ -94,7 +101,7 @@ class TeamMembersPanel(Marking["TeamMemberEntry"], ResourcePanel["TeamMemberEntr
             key=member.id,
             cells=[
                 self.mark_cell(member.id),
-                safe(member.user.display_name or member.id, limit=80),
+                you_first(member.id, self.me) + safe(member.user.display_name or member.id, limit=80),
                 safe(member.user.email or "", limit=120),
                 entry.team.role,
                 role_name(member.role),
