@@ -20,9 +20,10 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from folio.api.errors import NotFound
+from folio.api.errors import BadRequest, NotFound
 from folio.services import format
 from folio.services.connection import Connection
+from folio.services.reconcile import send_or_read
 
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
@@ -124,8 +125,16 @@ class TrashService:
             self._services.changes.bump(("spaces",), ("spaces", org_id), ("trash", org_id))
 
     async def restore(self, space: SpaceLike) -> Space:
-        """Bring the deleted space back (it is listed in its organization again)."""
-        restored = await self._client.spaces.restore(space.id)
+        """Bring the deleted space back (it is listed in its organization again); after a lost answer (or a 400:
+        it is not deleted) the space is read, and found live it is what is returned."""
+
+        async def read() -> Space | None:
+            now = await self._client.spaces.get(space.id)
+            return now if not now.deleted else None
+
+        restored = await send_or_read(
+            lambda: self._client.spaces.restore(space.id), read, refused=(BadRequest,), what="the space"
+        )
         org_id = restored.organization or space.organization
         if org_id:
             self.saw(org_id, [restored])
