@@ -151,6 +151,7 @@ async def test_the_space_is_duplicated_and_the_copy_opens(open_space: Any, state
 async def test_the_space_is_transferred_to_another_organization(open_space: Any, state: SandboxState) -> None:
     guild = next(o for o in state.orgs if o != state.demo_org)
     async with open_space("Scratchpad") as (app, pilot):
+        assert app.screen.sub_title == "Northwind Labs › 📝 Scratchpad"
         await keys(pilot, "t")
         picker = app.screen
         assert isinstance(picker, ChoiceModal)
@@ -161,6 +162,16 @@ async def test_the_space_is_transferred_to_another_organization(open_space: Any,
         await keys(pilot, "enter")
         assert space_of(state, "Scratchpad")["organization"] == guild
         assert "Transferred “Scratchpad”." in notes(pilot)
+        assert app.screen.sub_title == "Open Robotics Guild › 📝 Scratchpad"  # the header names where it is now
+
+
+async def test_the_transfer_pickers_say_their_keys_once(open_space: Any) -> None:
+    async with open_space("Scratchpad") as (app, pilot):
+        await keys(pilot, "t")
+        for _ in range(2):  # the organization, then the collection there
+            intro = rendered(app.screen.query_one(".form--intro", Static))
+            assert intro.count("enter") == 1 and intro.count("esc") == 1, intro
+            await keys(pilot, "enter")
 
 
 async def test_a_published_space_is_not_transferred_and_says_why(open_space: Any, state: SandboxState) -> None:
