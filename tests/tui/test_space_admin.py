@@ -151,7 +151,7 @@ async def test_the_space_is_duplicated_and_the_copy_opens(open_space: Any, state
 async def test_the_space_is_transferred_to_another_organization(open_space: Any, state: SandboxState) -> None:
     guild = next(o for o in state.orgs if o != state.demo_org)
     async with open_space("Scratchpad") as (app, pilot):
-        assert app.screen.sub_title == "Northwind Labs › 📝 Scratchpad"
+        assert app.screen.sub_title == "Northwind Labs \u203a 📝 Scratchpad"
         await keys(pilot, "t")
         picker = app.screen
         assert isinstance(picker, ChoiceModal)
@@ -162,7 +162,7 @@ async def test_the_space_is_transferred_to_another_organization(open_space: Any,
         await keys(pilot, "enter")
         assert space_of(state, "Scratchpad")["organization"] == guild
         assert "Transferred “Scratchpad”." in notes(pilot)
-        assert app.screen.sub_title == "Open Robotics Guild › 📝 Scratchpad"  # the header names where it is now
+        assert app.screen.sub_title == "Open Robotics Guild \u203a 📝 Scratchpad"  # the header names where it is now
 
 
 async def test_the_transfer_pickers_say_their_keys_once(open_space: Any) -> None:
