@@ -126,6 +126,21 @@ async def test_the_space_is_edited_with_specific_reviewers(open_space: Any, stat
         assert "Saved the space “Start here”." in notes(pilot)
 
 
+async def test_an_emoji_that_is_not_one_is_refused_as_typed_and_nothing_is_sent(
+    open_space: Any, state: SandboxState
+) -> None:
+    async with open_space() as (app, pilot):
+        await keys(pilot, "e", "tab", "ctrl+u", *"hello")
+        form = app.screen
+        assert isinstance(form, EditSpaceModal)
+        await keys(pilot, "ctrl+s")
+        assert isinstance(app.screen, EditSpaceModal) and form.values()["emoji"] == "hello"
+        assert "Not an emoji" in form.problem_text
+        assert space_of(state, "Getting Started")["emoji"] != "hello"
+        await keys(pilot, "ctrl+u", *"1f389", "ctrl+s")  # its code point is an emoji too
+        assert space_of(state, "Getting Started")["emoji"] == "1f389"
+
+
 async def test_a_refused_edit_keeps_what_was_typed(open_space: Any, state: SandboxState) -> None:
     async with open_space() as (app, pilot):
         await keys(pilot, "e", "end", "ctrl+u", *"Kept title")

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from folio.api.errors import Conflict, NotOffered
 from folio.api.resources.spaces import EMOJI_MAX, SPACE_TITLE_MAX
 from folio.models.common import ContentRefFile, ContentRefPage
+from folio.models.emoji import EMOJI_FORMAT, is_emoji
 from folio.models.space import KNOWN_LANGUAGES
 from folio.services import format
 from folio.services.collections import DEFAULT_LEVELS
@@ -76,6 +77,8 @@ def check_space(values: Mapping[str, Any]) -> dict[str, str]:
     emoji = str(values.get("emoji") or "")
     if len(emoji) > EMOJI_MAX:
         problems["emoji"] = f"At most {EMOJI_MAX} characters."
+    elif emoji and not is_emoji(emoji):
+        problems["emoji"] = f"Not an emoji: type {EMOJI_FORMAT} (or nothing, for none)."
     language = values.get("language")
     if language and language not in KNOWN_LANGUAGES:
         problems["language"] = f"Not a language the service knows (such as {', '.join(KNOWN_LANGUAGES[:4])})."
