@@ -18,7 +18,7 @@ from tests.conftest import SANDBOX_URL, TOKEN
 @pytest.fixture
 async def http(app: Any) -> AsyncIterator[httpx.AsyncClient]:
     transport = httpx.ASGITransport(app=app)
-    headers = {"Authorization": f"Bearer {TOKEN}"}
+    headers = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}  # as the client sends
     async with httpx.AsyncClient(transport=transport, base_url=SANDBOX_URL + "/v1", headers=headers) as client:
         yield client
 
@@ -72,6 +72,55 @@ async def test_a_body_that_is_not_a_json_object_is_a_400(
     http: httpx.AsyncClient, state: SandboxState, raw: bytes
 ) -> None:
     error_of(await http.post(f"/spaces/{space_of(state)}/comments", content=raw), 400)
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None])
+async def test_a_body_not_sent_as_json_is_a_415_and_changes_nothing(
+    http: httpx.AsyncClient, state: SandboxState, content_type: str | None
+) -> None:
+    before = dict(state.collections)
+    request = http.build_request("POST", f"/orgs/{state.demo_org}/collections", content=b'{"title": "Plain"}')
+    if content_type is None:
+        del request.headers["Content-Type"]
+    else:
+        request.headers["Content-Type"] = content_type
+    assert "Content-Type: application/json" in error_of(await http.send(request), 415)
+    assert state.collections == before
+
+
+@pytest.mark.parametrize("content_type", ["application/json; charset=utf-8", "application/merge-patch+json"])
+async def test_json_with_parameters_or_a_json_suffix_is_read(
+    http: httpx.AsyncClient, state: SandboxState, content_type: str
+) -> None:
+    request = http.build_request("POST", f"/orgs/{state.demo_org}/collections", content=b'{"title": "Typed"}')
+    request.headers["Content-Type"] = content_type
+    assert (await http.send(request)).status_code == 201
+
+
+async def test_a_required_body_or_field_missing_is_a_400(http: httpx.AsyncClient, state: SandboxState) -> None:
+    space = space_of(state)
+    assert "body is required" in error_of(await http.post(f"/spaces/{space}/transfer"), 400)
+    assert "organization is required" in error_of(await http.post(f"/spaces/{space}/transfer", json={}), 400)
+    # The public description has the body of a new collection optional, every field in it too: an empty body
+    # makes an untitled collection, as that description allows.
+    made = await http.post(f"/orgs/{state.demo_org}/collections")
+    assert made.status_code == 201 and made.json()["title"] == "Untitled"
+
+
+@pytest.mark.parametrize("emoji", ["hello", "cafe", "🎉 and more", "#"])
+async def test_a_space_emoji_that_is_not_one_is_a_400(http: httpx.AsyncClient, state: SandboxState, emoji: str) -> None:
+    space = space_of(state)
+    before = state.spaces[space].get("emoji")
+    assert "emoji must be an emoji" in error_of(await http.patch(f"/spaces/{space}", json={"emoji": emoji}), 400)
+    assert state.spaces[space].get("emoji") == before
+
+
+@pytest.mark.parametrize("emoji", ["🎉", "1f389", "👍🏽", "🇫🇷", "1️⃣", "👨‍👩‍👧", ""])
+async def test_a_space_emoji_or_its_code_point_is_taken(
+    http: httpx.AsyncClient, state: SandboxState, emoji: str
+) -> None:
+    response = await http.patch(f"/spaces/{space_of(state)}", json={"emoji": emoji})
+    assert response.status_code == 200 and (response.json().get("emoji") or "") == emoji
 
 
 async def test_a_body_over_its_cap_is_a_413(http: httpx.AsyncClient, state: SandboxState) -> None:

@@ -358,6 +358,31 @@ async def test_a_space_is_dragged_into_another_collection_with_the_mouse(
         assert order(state, guides["id"]) == ["Getting Started", "Release Notes", "User Guide", "Admin Handbook"]
 
 
+async def test_a_row_dragged_up_from_the_last_line_at_80x24_lands_and_starts_no_text_selection(
+    open_app: Any, org_screen: Any, state: SandboxState
+) -> None:
+    # Lifting a row makes the status line two lines high, so the pointer on the list's last line is then over
+    # the status line: a text selection started by the press ran on into it and Folio exited (KeyError
+    # 'screen--selection', the organization screen had lost Textual's Screen styles).
+    async with open_app(org_screen, size=(80, 24)) as (app, pilot):
+        tree = tree_of(pilot)
+        view = tree.list
+        bottom = view.size.height - 1
+        row = view.visible_rows[round(view.scroll_y) + bottom]
+        title = plain(row.cells[0]).strip()
+        await pilot.mouse_down(view, offset=(7, bottom))
+        for up in (1, 2, 3):
+            await pilot.hover(view, offset=(7, bottom - up))
+        assert tree.grab is not None and tree.grab.item == row.key
+        assert not app.screen.selections
+        await pilot.mouse_up(view, offset=(7, bottom - 3))
+        await settle(pilot)
+        company = collection_named(state, "Company")
+        assert company is not None and space_named(state, title)["parent"] == company["id"]
+        assert order(state, company["id"]) == [title, "Onboarding", "Brand Guidelines"]
+        assert tree.grab is None and tree.sending is None
+
+
 async def test_the_grab_waits_for_the_filter_to_be_cleared(open_app: Any, org_screen: Any) -> None:
     async with open_app(org_screen) as (_app, pilot):
         tree = tree_of(pilot)

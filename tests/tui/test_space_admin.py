@@ -126,6 +126,21 @@ async def test_the_space_is_edited_with_specific_reviewers(open_space: Any, stat
         assert "Saved the space “Start here”." in notes(pilot)
 
 
+async def test_an_emoji_that_is_not_one_is_refused_as_typed_and_nothing_is_sent(
+    open_space: Any, state: SandboxState
+) -> None:
+    async with open_space() as (app, pilot):
+        await keys(pilot, "e", "tab", "ctrl+u", *"hello")
+        form = app.screen
+        assert isinstance(form, EditSpaceModal)
+        await keys(pilot, "ctrl+s")
+        assert isinstance(app.screen, EditSpaceModal) and form.values()["emoji"] == "hello"
+        assert "Not an emoji" in form.problem_text
+        assert space_of(state, "Getting Started")["emoji"] != "hello"
+        await keys(pilot, "ctrl+u", *"1f389", "ctrl+s")  # its code point is an emoji too
+        assert space_of(state, "Getting Started")["emoji"] == "1f389"
+
+
 async def test_a_refused_edit_keeps_what_was_typed(open_space: Any, state: SandboxState) -> None:
     async with open_space() as (app, pilot):
         await keys(pilot, "e", "end", "ctrl+u", *"Kept title")
@@ -151,6 +166,7 @@ async def test_the_space_is_duplicated_and_the_copy_opens(open_space: Any, state
 async def test_the_space_is_transferred_to_another_organization(open_space: Any, state: SandboxState) -> None:
     guild = next(o for o in state.orgs if o != state.demo_org)
     async with open_space("Scratchpad") as (app, pilot):
+        assert app.screen.sub_title == "Northwind Labs \u203a 📝 Scratchpad"
         await keys(pilot, "t")
         picker = app.screen
         assert isinstance(picker, ChoiceModal)
@@ -161,6 +177,16 @@ async def test_the_space_is_transferred_to_another_organization(open_space: Any,
         await keys(pilot, "enter")
         assert space_of(state, "Scratchpad")["organization"] == guild
         assert "Transferred “Scratchpad”." in notes(pilot)
+        assert app.screen.sub_title == "Open Robotics Guild \u203a 📝 Scratchpad"  # the header names where it is now
+
+
+async def test_the_transfer_pickers_say_their_keys_once(open_space: Any) -> None:
+    async with open_space("Scratchpad") as (app, pilot):
+        await keys(pilot, "t")
+        for _ in range(2):  # the organization, then the collection there
+            intro = rendered(app.screen.query_one(".form--intro", Static))
+            assert intro.count("enter") == 1 and intro.count("esc") == 1, intro
+            await keys(pilot, "enter")
 
 
 async def test_a_published_space_is_not_transferred_and_says_why(open_space: Any, state: SandboxState) -> None:

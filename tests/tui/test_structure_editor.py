@@ -300,6 +300,32 @@ async def test_drag_and_drop_with_the_mouse(services: Services, state: SandboxSt
         assert outline(state) == NORTHWIND
 
 
+async def test_a_drag_in_the_site_screen_at_80x24_lands_and_starts_no_text_selection(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    from folio.tui.screens.site import SiteScreen
+
+    start = lambda: SiteScreen(services, state.demo_org, site_id(state), trail=("Northwind Labs",))  # noqa: E731
+    async with open_app(start, size=(80, 24)) as (app, pilot):
+        await pilot.press("2")
+        await settle(pilot)
+        editor = editor_of(app)
+        view = editor.view
+        notes = next(n for n, (t, d) in enumerate(titles(editor)) if t == "Release Notes" and d == 0)
+        reference = next(n for n, (t, _) in enumerate(titles(editor)) if t == "Reference")
+        await pilot.mouse_down(view, offset=(4, notes))
+        for line in range(notes - 1, reference - 1, -1):
+            await pilot.hover(view, offset=(4, line))
+        assert editor.grab is not None and "in group “Product”, before group “Reference”" in status(editor)
+        assert not app.screen.selections
+        await pilot.mouse_up(view, offset=(4, reference))
+        await settle(pilot)
+        assert outline(state) == [
+            "Product",
+            ["Getting Started", "User Guide", "Release Notes", "Reference", ["REST API", "SDKs"]],
+        ]
+
+
 async def test_a_click_without_a_drag_only_moves_the_cursor(
     services: Services, state: SandboxState, open_app: Any
 ) -> None:

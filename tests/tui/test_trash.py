@@ -5,14 +5,18 @@ meanwhile is reported and stays; ``:trash`` opens it for the organization in vie
 
 from __future__ import annotations
 
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.widgets import Static
 
+from folio.api import GitBookClient
 from folio.models.space import SpaceSummary
 from folio.sandbox import SandboxState
 from folio.services import Services
+from folio.services.local import Local
 from folio.tui.actions import why_unavailable
 from folio.tui.app import FolioApp
 from folio.tui.screens.trash import TrashPanel, TrashScreen
@@ -159,3 +163,49 @@ async def test_a_deleted_space_says_so_and_comes_back_when_restored_from_the_tra
         assert app.screen is space
         assert str(space.query_one("#space-facts", Static).render()).startswith("Public · Live editing")
         assert [str(r.cells[0]) for r in space.page_tree.list.visible_rows][:2] == ["Welcome", "Installation"]
+
+
+async def test_a_space_listed_then_deleted_by_someone_else_is_in_the_trash(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    from folio.tui.screens.organization import OrganizationScreen
+
+    start = lambda: OrganizationScreen(services, state.demo_org, title="Northwind Labs")  # noqa: E731
+    async with open_app(start) as (app, pilot):
+        sid = space_id(state, "Onboarding")
+        await services.client.spaces.delete(sid)  # by someone else: Folio is not told
+        await pilot.press("r")  # the organization's list read again: it is not in it any more
+        await settle(pilot)
+        assert all(s.id != sid for s in app.screen.spaces)  # type: ignore[attr-defined]
+        app.open_route("trash", {"org_id": state.demo_org})
+        await settle(pilot)
+        assert [row[0] for row in cells(panel(app))] == ["👋 Onboarding"]
+
+
+async def test_a_space_seen_in_an_earlier_run_is_in_the_trash_of_a_later_one(
+    client: GitBookClient, state: SandboxState, tmp_path: Path
+) -> None:
+    """Three runs over one local cache: the first lists the organization, someone then deletes a space, the second
+    lists it again (the cached list no longer names the space), the third opens the trash."""
+    from folio.tui.screens.organization import OrganizationScreen
+
+    local = Local(client, cache_dir=tmp_path / "cache", state_dir=tmp_path / "state")
+    local.confirm(state.default_user, "Ada")
+    sid = space_id(state, "Onboarding")
+    try:
+        for run in range(3):
+            services = Services(client, local=local)
+            if run == 2:
+                start: Any = partial(TrashScreen, services, state.demo_org, trail=("Northwind Labs",))
+            else:
+                start = partial(OrganizationScreen, services, state.demo_org, title="Northwind Labs")
+            app = FolioApp(services, start=start)
+            app.animation_level = "none"
+            async with app.run_test(size=(80, 24)) as pilot:
+                await settle(pilot)
+                if run == 2:
+                    assert [row[0] for row in cells(panel(app))] == ["👋 Onboarding"]
+            if run == 0:
+                await client.spaces.delete(sid)
+    finally:
+        local.close()

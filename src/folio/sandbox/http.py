@@ -138,14 +138,26 @@ def parse_json(raw: bytes | str) -> Any:
     return data
 
 
+def is_json_type(content_type: str | None) -> bool:
+    """Whether a ``Content-Type`` names JSON: ``application/json`` or ``application/<x>+json``, any parameters
+    (``charset=utf-8``) aside."""
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
+
+
 async def json_body(request: Request, *, required: bool = True, max_bytes: int = MAX_BODY_BYTES) -> dict[str, Any]:
-    """The request's JSON object (see :mod:`folio.sandbox.limits` for the caps): 400 for a body that is not a
-    JSON object or nests too deeply, 413 for one over ``max_bytes``."""
+    """The request's JSON object (see :mod:`folio.sandbox.limits` for the caps): 400 for a missing body where
+    the operation requires one (``required``: as the public description says) and for a body that is not a JSON
+    object or nests too deeply, 413 for one over ``max_bytes``, 415 for a body not sent as JSON."""
     raw = await read_body(request, max_bytes)
     if not raw:
         if required:
             raise bad_request("A JSON request body is required")
         return {}
+    content_type = request.headers.get("content-type")
+    if not is_json_type(content_type):
+        sent = f"not {content_type.split(';', 1)[0].strip()!r}" if content_type else "it had none"
+        raise SandboxError(415, f"The request body must be sent as Content-Type: application/json ({sent})")
     try:
         data = parse_json(raw)
     except ValueError as exc:

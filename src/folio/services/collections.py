@@ -24,11 +24,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from folio.api.errors import NotFound
+from folio.api.errors import Conflict, NotFound
 from folio.api.resources.collections import COLLECTION_DESCRIPTION_MAX, COLLECTION_TITLE_MAX
 from folio.models.common import ROLES
 from folio.models.space import ContentPointer
 from folio.services import format
+from folio.services.reconcile import send_or_read
 from folio.services.structure import Layout, Spot
 
 if TYPE_CHECKING:
@@ -377,14 +378,37 @@ class CollectionsService:
         return existed
 
     async def transfer(self, collection: Collection, org_id: str) -> Collection:
-        moved = await self._client.collections.transfer(collection.id, organization=org_id)
+        """Move it to organization ``org_id``; after a lost answer (or a 409: it is there already) the collection
+        is read, and found there it is what is returned (see :mod:`folio.services.reconcile`)."""
+
+        async def read() -> Collection | None:
+            now = await self._client.collections.get(collection.id)
+            return now if now.organization == org_id else None
+
+        moved = await send_or_read(
+            lambda: self._client.collections.transfer(collection.id, organization=org_id),
+            read,
+            refused=(Conflict,),
+            what="the collection",
+        )
         self._changed(collection.organization, org_id)
         return moved
 
     async def move(self, move: Placement, org_id: str | None = None) -> None:
-        """Send a move of a space or a collection."""
+        """Send a move of a space or a collection; after a lost answer (or a 409: it is there already) the
+        organization's tree is read and the move is done when the item is where it was sent."""
         resource = self._client.spaces if move.kind == "space" else self._client.collections
-        await resource.move(move.id, parent=move.parent, before=move.before, after=move.after)
+
+        async def send() -> bool:
+            await resource.move(move.id, parent=move.parent, before=move.before, after=move.after)
+            return True
+
+        async def read() -> bool | None:
+            from folio.services.placed import placed_now
+
+            return True if await placed_now(self._client, move, org_id) else None
+
+        await send_or_read(send, read, refused=(Conflict,), what="the organization's tree")
         self._changed(org_id)
 
     async def organizations(self, leaving: str) -> list[Organization]:

@@ -19,12 +19,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from folio.api.errors import NotOffered
+from folio.api.errors import Conflict, NotOffered
 from folio.api.resources.spaces import EMOJI_MAX, SPACE_TITLE_MAX
 from folio.models.common import ContentRefFile, ContentRefPage
+from folio.models.emoji import EMOJI_FORMAT, is_emoji
 from folio.models.space import KNOWN_LANGUAGES
 from folio.services import format
 from folio.services.collections import DEFAULT_LEVELS
+from folio.services.reconcile import send_or_read
 from folio.services.review import ChangeSet, build_change_set
 from folio.services.space import FileEntry, LinkEntry, LinksReport, PageEntry, flatten_pages, space_facts
 
@@ -75,6 +77,8 @@ def check_space(values: Mapping[str, Any]) -> dict[str, str]:
     emoji = str(values.get("emoji") or "")
     if len(emoji) > EMOJI_MAX:
         problems["emoji"] = f"At most {EMOJI_MAX} characters."
+    elif emoji and not is_emoji(emoji):
+        problems["emoji"] = f"Not an emoji: type {EMOJI_FORMAT} (or nothing, for none)."
     language = values.get("language")
     if language and language not in KNOWN_LANGUAGES:
         problems["language"] = f"Not a language the service knows (such as {', '.join(KNOWN_LANGUAGES[:4])})."
@@ -270,8 +274,19 @@ class SpaceAdminService:
         return [s.id for s in await self._client.spaces.summaries(org_id, limit=1000).collect()]
 
     async def transfer(self, space: Space, org_id: str, collection: str | None = None) -> Space:
-        """Move the space to organization ``org_id`` (its root, or ``collection`` there)."""
-        moved = await self._client.spaces.transfer(space.id, organization=org_id, collection=collection)
+        """Move the space to organization ``org_id`` (its root, or ``collection`` there); after a lost answer (or
+        a 409: it is there already) the space is read, and found there it is what is returned."""
+
+        async def read() -> Space | None:
+            now = await self._client.spaces.get(space.id)
+            return now if now.organization == org_id and now.parent == collection else None
+
+        moved = await send_or_read(
+            lambda: self._client.spaces.transfer(space.id, organization=org_id, collection=collection),
+            read,
+            refused=(Conflict,),
+            what="the space",
+        )
         self._changed(space.organization, org_id)
         return moved
 

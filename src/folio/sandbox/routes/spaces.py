@@ -98,7 +98,11 @@ async def update_space(request: Request) -> Response:
     icon = field_str(body, "icon", max=2048, nullable=True)
     if emoji and icon:
         raise bad_request("Give an emoji or an icon, not both")
+    from folio.models.emoji import EMOJI_FORMAT, is_emoji
     from folio.models.space import EDIT_MODES, KNOWN_LANGUAGES  # the space models load when first used
+
+    if emoji and not is_emoji(emoji):
+        raise bad_request(f"emoji must be {EMOJI_FORMAT}")
 
     if "editMode" in body and body["editMode"] not in EDIT_MODES:
         raise bad_request("editMode must be live or locked")

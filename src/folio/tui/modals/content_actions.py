@@ -9,6 +9,7 @@ screen share them; each runs in a worker of its host (``push_screen_wait`` needs
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
@@ -114,13 +115,22 @@ async def delete_collection(
 
 
 async def _pick_organization(
-    host: Widget, services: Services, title: str, leaving: str | None, *, keep_current: bool
+    host: Widget,
+    services: Services,
+    title: str,
+    leaving: str | None,
+    *,
+    keep_current: bool,
+    titles: dict[str, str] | None = None,
 ) -> str | None:
+    """The organization picked (None: none, or the list could not be read); ``titles`` gets each one's name."""
     try:
         found = await services.space_admin.organizations()
     except Exception as exc:
         notify_error(host, exc, doing="Could not list your organizations")
         return None
+    if titles is not None:
+        titles.update((org.id, safe(org.title or org.id, limit=60).plain) for org in found)
     choices = [
         Choice(org.id, (org.title or org.id) + (" (where it is now)" if org.id == leaving else ""))
         for org in found
@@ -131,7 +141,7 @@ async def _pick_organization(
         return None
     picked: str | None = await _ask(
         host,
-        ChoiceModal(title, choices, _nothing, current=leaving, help="enter picks; the service checks your role there"),
+        ChoiceModal(title, choices, _nothing, current=leaving, help="The service checks your role there."),
     )
     return picked
 
@@ -253,13 +263,17 @@ async def _found_copy(services: Services, space: Space, known: list[str]) -> Spa
         return None
 
 
-async def transfer_space(host: Widget, services: Services, space_id: str) -> Space | None:
-    """Move the space to another organization and/or into a collection there (picked one after the other)."""
+async def transfer_space(
+    host: Widget, services: Services, space_id: str, *, moved_to: Callable[[str, str], object] | None = None
+) -> Space | None:
+    """Move the space to another organization and/or into a collection there (picked one after the other).
+    ``moved_to(old, new)`` is told the names of both organizations when it left its own."""
     space = await _space(host, services, space_id)
     if space is None or _refuse(host, space, "admin", "transfer"):
         return None
     title = "Transfer “" + _name(space) + "” to the organization…"
-    target = await _pick_organization(host, services, title, space.organization, keep_current=True)
+    titles: dict[str, str] = {}
+    target = await _pick_organization(host, services, title, space.organization, keep_current=True, titles=titles)
     if target is None:
         return None
     try:
@@ -270,9 +284,7 @@ async def transfer_space(host: Widget, services: Services, space_id: str) -> Spa
     choices = [Choice(ROOT, "No collection: the organization's root")]
     choices += [Choice(c.id, c.title or c.id) for c in collections]
     here = space.parent if target == space.organization else None
-    where = await _ask(
-        host, ChoiceModal("…and into the collection", choices, _nothing, current=here or ROOT, help="enter picks")
-    )
+    where = await _ask(host, ChoiceModal("…and into the collection", choices, _nothing, current=here or ROOT))
     if where is None:
         return None
     collection = None if where == ROOT else str(where)
@@ -283,6 +295,8 @@ async def transfer_space(host: Widget, services: Services, space_id: str) -> Spa
         return None
     named = next((c.title for c in collections if c.id == collection), None)
     _done(host, f"Transferred “{_name(space)}”" + (f" into “{safe(named, limit=60).plain}”." if named else "."))
+    if moved_to is not None and target != space.organization:
+        moved_to(titles.get(space.organization or "", ""), titles.get(target, target))
     return moved
 
 

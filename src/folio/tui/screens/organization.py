@@ -69,7 +69,7 @@ def _tab_binding(key: str, tab: str, label: str) -> Binding:
                    tooltip=f"Show the {label.lower()}")  # fmt: skip
 
 
-class OrganizationScreen(ContentActions, ContentLoading, FolioScreen):
+class OrganizationScreen(FolioScreen, ContentActions, ContentLoading):
     """The organization ``org_id``; ``title`` names it in the trail until it is loaded."""
 
     ROUTE: ClassVar[str | None] = "organization"

@@ -22,6 +22,7 @@ from textual import work
 from textual.binding import Binding, BindingType
 
 from folio.models.space import Collection, SpaceSummary
+from folio.services.reconcile import NotDone
 from folio.tui.actions import Explains
 from folio.tui.errors import error_message
 from folio.tui.modals import content_actions as flows
@@ -180,9 +181,11 @@ class ContentActions(Explains):
         try:
             await org.services.collections.move(event.move, org.org_id)
         except Exception as exc:
-            message = error_message(exc, doing=f"Refused: {event.label}", hint="It is back where it was.")
+            # NotDone: the answer was lost and the tree, read again, does not have it there
+            title = "Not done" if isinstance(exc, NotDone) else "Refused"
+            message = error_message(exc, doing=f"{title}: {event.label}", hint="It is back where it was.")
             event.tree.settle(message)
-            org.notify(message.plain, title="Refused", severity="error", markup=False)
+            org.notify(message.plain, title=title, severity="error", markup=False)
             return
         event.tree.settle(None)
         org.notify(f"Done: {event.label}.", markup=False)

@@ -210,6 +210,10 @@ class ContentLoading:
                 panel.failed = message
                 panel.browser.set_error(message)
             return
+        # Seen here: deleted later (by anyone), the trash finds it; a fresh read keeps them for a later run too.
+        org.services.trash.saw(org.org_id, loaded)
+        if not cache_pass:
+            org.services.trash.keep(org.org_id)
         if split and len(pages) > 1:  # the fresh read compares whole pages with the cache's
             pages[0:2] = [pages[0] + pages[1]]
         if same and painted is not None and len(pages) != len(painted[1]):  # fewer pages than the cache had

@@ -6,6 +6,7 @@ screen's under the size limit)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from folio.tui.modals import content_actions as flows
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
     from folio.models.space import Space
     from folio.services import Services
 
-__all__ = ["SPACE_ACTIONS", "SpaceChanges", "space_why_not"]
+__all__ = ["SPACE_ACTIONS", "SpaceChanges", "renamed_trail", "space_why_not"]
 
 SPACE_ACTIONS = ("edit_space", "lock_space", "duplicate_space", "transfer_space", "delete_space")
 
@@ -31,6 +32,14 @@ def space_why_not(space: Space | None, action: str) -> str | None:
     if action != "duplicate_space" and not admin:
         return "It takes the admin role on the space."
     return None
+
+
+def renamed_trail(trail: tuple[str, ...], old: str, new: str) -> tuple[str, ...]:
+    """``trail`` with its last ``old`` (the organization a space left) named ``new`` (where it is now)."""
+    if not old or not new or old not in trail:
+        return trail
+    at = len(trail) - 1 - trail[::-1].index(old)
+    return (*trail[:at], new, *trail[at + 1 :])
 
 
 class SpaceChanges:
@@ -60,7 +69,12 @@ class SpaceChanges:
         self._change(flows.duplicate_space, lambda _: None)  # the copy opens
 
     def action_transfer_space(self) -> None:
-        self._change(flows.transfer_space)
+        def renamed(old: str, new: str) -> None:
+            screen: Any = self
+            screen.parent_trail = renamed_trail(screen.parent_trail, old, new)
+            screen.set_crumb(screen.crumb)  # the header says where the space is now
+
+        self._change(partial(flows.transfer_space, moved_to=renamed))
 
     def action_delete_space(self) -> None:
         self._change(flows.delete_space, self._deleted)

@@ -53,6 +53,9 @@ __all__ = ["LOOSE", "CollectionsTree", "Prepared", "TreeList", "tree_rows", "vis
 class TreeList(ResourceList, Explains):
     """The tree's rows: the list keys, and while a row is in hand they move it (the tree decides)."""
 
+    ALLOW_SELECT = False
+    """A press here starts a drag, never a text selection (one would run on into the status line under the
+    pointer as the row is lifted)."""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "grab", "Move", id="collections.grab",
                 tooltip="Pick up the space or collection to move it (space again, or enter, drops it)"),

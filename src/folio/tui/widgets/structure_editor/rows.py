@@ -166,6 +166,8 @@ class _Line(Widget):
 class _TreeView(ScrollView, can_focus=True, inherit_bindings=False):
     """The rows, drawn one line at a time; the editor owns the keys and the data."""
 
+    ALLOW_SELECT = False
+    """A press here starts a drag, never a text selection."""
     COMPONENT_CLASSES: ClassVar[set[str]] = {"structure--cursor", "structure--grabbed", "structure--muted"}
 
     def __init__(self, editor: StructureEditor) -> None:
