@@ -82,6 +82,9 @@ def test_rate_limited_words_without_a_request() -> None:
     at = time.strftime("%H:%M:%S", time.localtime(short.retry_at))
     assert short.describe() == f"Rate limited by the service: try again in 30 seconds (at {at}) (429)."
     unknown = RateLimited(status=429)
-    assert unknown.describe() == "Rate limited by the service: it gave no time to wait. Try again in a minute or two (429)."
+    assert (
+        unknown.describe()
+        == "Rate limited by the service: it gave no time to wait. Try again in a minute or two (429)."
+    )
     unknown.gave_up_after((1.04, 1.9, 4.2))
     assert "asked again after 1 s, 2 s and 4 s, in vain" in str(unknown)

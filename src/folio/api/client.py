@@ -260,7 +260,9 @@ class GitBookClient:
                     raise error
                 if not asked:
                     limited.append(wait)
-                log.info("rate limited on %s %s: waiting %.1fs%s", method, path, wait, "" if asked else " (backing off)")
+                log.info(
+                    "rate limited on %s %s: waiting %.1fs%s", method, path, wait, "" if asked else " (backing off)"
+                )
                 await self.retry.sleep(wait)
                 continue
             if idempotent and response.status_code in RETRYABLE_STATUS_FOR_READS and attempt < self.retry.attempts:

@@ -48,7 +48,7 @@ class RetryPolicy:
         """The wait after the given (1-based) 429 without ``Retry-After``: ``rate_limit_delay`` doubled at each
         attempt (1, 2, 4 s), give or take a fifth (so clients limited together do not come back together), and
         never more than ``max_delay``."""
-        step = self.rate_limit_delay * (2 ** (attempt - 1))
+        step = self.rate_limit_delay * 2.0 ** (attempt - 1)
         return min(self.max_delay, step * self.rng.uniform(0.8, 1.2))
 
 
