@@ -192,7 +192,7 @@ def test_cache_info_says_what_was_recovered_and_where_the_damaged_file_is(
     [aside] = state_dir.glob("state-acct.sqlite3.corrupt-*")
     assert "acct: 1 draft, outbox 1 queued" in said
     assert f"Recovered 1 draft and 1 outbox item from a damaged state file; the damaged file is at {aside}" in said
-    assert f"1 damaged file(s) set aside, kept as found: {aside.name}" in said
+    assert f"1 damaged file(s) set aside (Folio only reads them): {aside.name}" in said
     assert describe(isolated_home / "cache", state_dir) == said.rstrip("\n")
 
 
