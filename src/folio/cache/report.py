@@ -40,8 +40,8 @@ def describe(folder_cache: Path, folder_state: Path, *, now: float | None = None
         lines.append("  none")
     set_aside = _damaged_files(folder_state)
     if set_aside:
-        names = ", ".join(p.name for p in set_aside)
-        lines.append(f"  {len(set_aside)} damaged file(s) set aside (Folio only reads them): {names}")
+        listed = ", ".join(p.name for p in set_aside)
+        lines.append(f"  {len(set_aside)} damaged file(s) set aside (Folio only reads them): {listed}")
     return "\n".join(lines)
 
 
