@@ -1,6 +1,6 @@
 """The command line, and the one place things are wired: arguments -> settings -> client -> services -> app.
 
-    folio [--demo] [--offline] [--profile NAME] [--base-url URL] [--token TOKEN] [--debug]    open the TUI
+    folio [--demo] [--offline] [--profile NAME] [--base-url URL] [--token TOKEN|-] [--insecure] [--debug]  the TUI
     folio cache info | clear
     folio conversations ingest FILE.json [--org ID]                              send a file of conversations
     folio auth login|status|logout [--profile NAME] [--base-url URL]              manage the saved token
@@ -76,6 +76,13 @@ def _common(parser: argparse.ArgumentParser, *, top: bool) -> None:
         default=False if top else argparse.SUPPRESS,
         help="write a debug log (the token never appears in it) under the logs folder",
     )
+    parser.add_argument(
+        "--insecure",
+        action="store_true",
+        default=False if top else argparse.SUPPRESS,
+        help="allow a plain http base URL to another machine (the token then travels unencrypted); without it "
+        "only https, or http to this machine (localhost, 127.0.0.1, ::1), is used",
+    )
 
 
 def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
@@ -84,7 +91,9 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
         prog="folio",
         description="A keyboard-driven terminal client for the GitBook API.",
         epilog=f"The token comes from --token, then ${TOKEN_ENV}, then the profile (folio auth login). "
-        "Try it without an account: folio --demo",
+        "A token given as --token TOKEN is wiped from the process's command line as Folio starts (ps then shows "
+        "****; where that cannot be done, --token TOKEN is refused), but it stays in the shell's history: prefer "
+        f"${TOKEN_ENV}, a profile, or --token - (asked for, hidden). Try it without an account: folio --demo",
     )
     parser.add_argument("--version", action="version", version=f"folio {__version__}")
     parser.add_argument("--demo", action="store_true", help="open on the built-in sandbox's demo data (no account)")
@@ -94,7 +103,12 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
         help="browse what was seen before, read-only, without the network (comments are queued)",
     )
     parser.add_argument("--no-cache", action="store_true", help="keep nothing on this machine for this run")
-    parser.add_argument("--token", metavar="TOKEN", help=f"the API token for this run (prefer ${TOKEN_ENV})")
+    parser.add_argument(
+        "--token",
+        metavar="TOKEN",
+        help=f"the API token for this run (prefer ${TOKEN_ENV}); '-' asks for it without showing it (or reads a "
+        "line of stdin when that is not a terminal); a token given here is wiped from what ps shows at start",
+    )
     _common(parser, top=True)
     if not commands:
         parser.set_defaults(command=None)
@@ -178,6 +192,10 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser(commands=not _opens_the_tui(words)).parse_args(words)
     if args.command != "sandbox":
         _skip_httpx_cli()
+    if args.token is not None:
+        problem = _take_token(args, visible=argv is None)
+        if problem is not None:
+            return _fail(problem, EXIT_USAGE)
     log: DebugLog | None = None
     try:
         if args.debug:
@@ -213,26 +231,78 @@ def _fail(message: str, code: int = EXIT_FAILED) -> int:
     return code
 
 
+TOKEN_IN_ARGV = (
+    "--token TOKEN would leave the token readable by every user of this machine (ps shows the command line), and "
+    "Folio cannot wipe it from there on this system. Give it another way: export {env}=<your token>, or "
+    "--token - (asked for, hidden), or save it once with folio auth login."
+)
+
+
+def _take_token(args: argparse.Namespace, *, visible: bool) -> str | None:
+    """Read the token of ``--token -``, or wipe the one given from the process's command line (``visible``: this
+    is the process's own command line, not a test's list). The problem in words when neither can be done."""
+    if args.token == "-":
+        args.token = _ask_token()
+        return None if args.token else "--token - was given, but no token was entered."
+    if visible:
+        from folio.config.process import hide_argument
+
+        if not hide_argument(args.token):
+            return TOKEN_IN_ARGV.format(env=TOKEN_ENV)
+    return None
+
+
+def _ask_token() -> str:
+    """The token typed at a hidden prompt, or the first line of stdin when that is not a terminal."""
+    try:
+        if sys.stdin is not None and sys.stdin.isatty():
+            import getpass
+
+            return getpass.getpass("GitBook API token (input hidden): ").strip()
+        return (sys.stdin.readline() if sys.stdin is not None else "").strip()
+    except (EOFError, OSError):
+        return ""
+
+
 def _resolve(args: argparse.Namespace, log: DebugLog | None) -> tuple[Settings, Resolved]:
     settings = Settings.load()
     resolved = settings.resolve(profile=args.profile, token=getattr(args, "token", None), base_url=args.base_url)
-    _check_url(resolved.base_url)
+    _check_url(resolved.base_url, insecure=getattr(args, "insecure", False))
     if log is not None and resolved.token:
         log.redactor.add_secret(resolved.token)
     return settings, resolved
 
 
-def _check_url(url: str | None) -> None:
+def _check_url(url: str | None, *, insecure: bool = False) -> None:
+    """Refuse a base URL Folio cannot use, and plain http to another machine unless ``insecure`` (``--insecure``:
+    then it only warns). Raises :class:`SettingsError` (exit 2)."""
     if url is None:
         return
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise SettingsError(f"{url!r} is not a usable base URL: give one such as https://api.gitbook.com")
-    if parts.scheme == "http" and parts.hostname not in ("localhost", "127.0.0.1", "::1"):
+    if parts.scheme == "http" and not _loopback(parts.hostname):
+        if not insecure:
+            raise SettingsError(
+                f"{url!r} is plain http to another machine ({parts.hostname}): the token would travel unencrypted. "
+                "Use https, or add --insecure if you mean it (http to localhost, 127.0.0.1 or ::1 needs no flag)."
+            )
         print(
-            f"folio: warning: {parts.hostname} is reached over plain http; the token travels unencrypted",
+            f"folio: warning: {parts.hostname} is reached over plain http (--insecure); the token travels unencrypted",
             file=sys.stderr,
         )
+
+
+def _loopback(host: str) -> bool:
+    """``host`` is this machine: ``localhost`` or a loopback address (127.0.0.0/8, ::1)."""
+    import ipaddress
+
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _client(base_url: str | None, token: str, transport: Any = None) -> GitBookClient:
@@ -337,7 +407,7 @@ def _login(args: argparse.Namespace, log: DebugLog | None) -> int:
     name = args.profile or settings.default_profile
     existing = settings.profile(name)
     base_url = args.base_url or (existing.base_url if existing else None)
-    _check_url(base_url)
+    _check_url(base_url, insecure=getattr(args, "insecure", False))
     profile = settings.ensure_profile(name)
     try:
         value = getpass.getpass(f"GitBook API token for profile {name!r} (input hidden): ").strip()

@@ -83,7 +83,7 @@ class Launcher:
                 token=getattr(args, "token", None) if first else None,
                 base_url=args.base_url if first else None,
             )
-            cli._check_url(resolved.base_url)
+            cli._check_url(resolved.base_url, insecure=getattr(args, "insecure", False))
             if resolved.token is None:
                 if first:
                     raise LaunchError(

@@ -67,8 +67,43 @@ async def test_429_waits_then_succeeds(state: SandboxState, retry_after, expecte
     assert len(sleeps) == 1
     if expected is not None:
         assert sleeps == expected
-    else:  # no header: jittered backoff within the first step's cap
-        assert 0 <= sleeps[0] <= 0.25
+    else:  # no header: a second, give or take a fifth (not a quarter second: #24)
+        assert 0.8 <= sleeps[0] <= 1.2
+
+
+async def test_429_without_a_wait_backs_off_in_seconds_then_says_so(state: SandboxState) -> None:
+    """#24: a 429 without ``Retry-After`` was asked again 3 times in 0.43 s; now after about 1, 2 and 4 s."""
+    app, faults = faulty(state, burst_429=10, retry_after=None)
+    sleeps: list[float] = []
+    async with make_client(app, sleeps) as c:
+        with pytest.raises(errors.RateLimited) as caught:
+            await c.request_json("GET", "/")
+    assert faults._count == 4
+    assert len(sleeps) == 3
+    for wait, step in zip(sleeps, (1.0, 2.0, 4.0), strict=True):
+        assert 0.8 * step <= wait <= 1.2 * step
+    said = caught.value.describe()
+    assert said.startswith("Rate limited by the service: it gave no time to wait; asked again after ")
+    assert "in vain. Try again in a few minutes" in said and said.endswith("(429) — GET /")
+    assert str(caught.value) == said
+
+
+async def test_429_with_a_long_wait_says_when_to_try_again(state: SandboxState) -> None:
+    """#24: ``Retry-After: 120`` said only "Rate limit exceeded"; now the wait and the time of day it ends."""
+    app, _ = faulty(state, burst_429=1, retry_after=120)
+    sleeps: list[float] = []
+    before = time.time()
+    async with make_client(app, sleeps) as c:
+        with pytest.raises(errors.RateLimited) as caught:
+            await c.request_json("GET", "/orgs")
+    assert sleeps == []  # over max_rate_limit_wait: raised at once, for the caller to show
+    error = caught.value
+    assert error.retry_at is not None and before + 120 <= error.retry_at <= time.time() + 120
+    at = time.strftime("%H:%M", time.localtime(error.retry_at))
+    assert error.describe() == (
+        f"Rate limited by the service: try again in 2 minutes (at {at}). "
+        "The service said: Rate limit exceeded (429) — GET /orgs"
+    )
 
 
 async def test_429_asking_too_long_a_wait_is_raised_with_its_wait(state: SandboxState) -> None:

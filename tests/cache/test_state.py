@@ -218,7 +218,7 @@ def test_a_damaged_state_file_is_kept_aside_and_a_new_one_made(tmp_path: Path) -
     path = tmp_path / "state-acct.sqlite3"
     path.write_bytes(b"\x00garbage" * 500)
     state = LocalState.open("acct", folder=tmp_path)
-    assert state.enabled and state.problem is not None and "moved to" in state.problem
+    assert state.enabled and state.problem is not None and "the damaged file is at" in state.problem
     assert [p.read_bytes()[:8] for p in tmp_path.glob("state-acct.sqlite3.corrupt-*")] == [b"\x00garbage"]
     state.save_draft("a", "works again")
     assert state.draft("a") is not None

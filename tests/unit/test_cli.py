@@ -310,3 +310,138 @@ def test_login_with_no_input_at_all_saves_nothing(
     assert cli.main(["auth", "login"]) == 1
     assert "no token was entered" in capsys.readouterr().err
     assert not paths().config_file.exists()
+
+
+# -- secrets: the token on the command line, plain http (#24) --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--token", "t", "--base-url", "http://example.com"],
+        ["--base-url", "http://10.0.0.5:8080", "auth", "status"],
+        ["auth", "status", "--base-url", "http://api.example.org"],
+    ],
+)
+def test_plain_http_to_another_machine_is_refused_without_insecure(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("GITBOOK_TOKEN", TOKEN)
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert "is plain http to another machine" in err and "the token would travel unencrypted" in err
+    assert "add --insecure if you mean it" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8787", "http://localhost:8787", "http://[::1]:8787"])
+def test_plain_http_to_this_machine_needs_no_flag(
+    url: str, sandbox: Any, opened: dict[str, Any], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("GITBOOK_TOKEN", TOKEN)
+    assert cli.main(["--base-url", url]) == 0
+    assert "Northwind Labs" in opened["orgs"]
+    assert "plain http" not in capsys.readouterr().err
+
+
+def test_insecure_lets_plain_http_through_with_a_warning(
+    sandbox: Any, opened: dict[str, Any], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("GITBOOK_TOKEN", TOKEN)
+    assert cli.main(["--insecure", "--base-url", "http://gitbook.example"]) == 0
+    assert "Northwind Labs" in opened["orgs"]
+    assert "warning: gitbook.example is reached over plain http (--insecure)" in capsys.readouterr().err
+    assert cli.main(["auth", "status", "--insecure", "--base-url", "http://gitbook.example"]) == 0
+    assert "Check:    works" in capsys.readouterr().out
+
+
+def test_token_dash_reads_the_token_from_stdin(
+    sandbox: Any, opened: dict[str, Any], state: SandboxState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    _refuse_all_but(state, "gb_api_from_stdin")
+    monkeypatch.setattr("sys.stdin", io.StringIO("gb_api_from_stdin\n"))
+    assert cli.main(["--token", "-", "--base-url", SANDBOX_URL]) == 0
+    assert "Northwind Labs" in opened["orgs"]
+
+
+def test_token_dash_at_a_terminal_asks_without_echo(
+    sandbox: Any, typed: Typed, opened: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr("sys.stdin", Terminal())
+    assert cli.main(["--token", "-", "--base-url", SANDBOX_URL]) == 0
+    assert typed.prompts == ["GitBook API token (input hidden): "]
+    assert "Northwind Labs" in opened["orgs"]
+
+
+def test_token_dash_with_nothing_entered_exits_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert cli.main(["--token", "-"]) == 2
+    assert "--token - was given, but no token was entered" in capsys.readouterr().err
+
+
+def test_a_token_that_cannot_be_wiped_from_the_command_line_is_refused(
+    opened: dict[str, Any], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from folio.config import process
+
+    monkeypatch.setattr(process, "hide_argument", lambda secret: False)
+    monkeypatch.setattr("sys.argv", ["folio", "--token", "gb_api_visible", "--demo"])
+    assert cli.main() == 2
+    err = capsys.readouterr().err
+    assert "would leave the token readable by every user of this machine" in err
+    assert "GITBOOK_TOKEN" in err and "--token -" in err and "folio auth login" in err
+    assert "gb_api_visible" not in err and opened == {}
+
+
+def test_help_says_how_the_token_is_kept_out_of_ps(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "'-' asks for it without showing it" in text
+    assert "wiped from the process's command line" in text and "--insecure" in text
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc (Linux)")
+def test_the_token_is_not_in_the_running_process_command_line(tmp_path: Path) -> None:
+    """#24: ``folio --token X`` left the token in ``ps`` for the whole session. A real process, asked who the token
+    belongs to, waits on a server that never answers; meanwhile its command line is read from /proc."""
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    secret = "gb_api_SECRET_in_argv_7f3a"
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        server.settimeout(60)  # a guard against a hang, not a timed assertion
+        port = server.getsockname()[1]
+        env = {k: v for k, v in os.environ.items() if k != "GITBOOK_TOKEN"}
+        env["FOLIO_HOME"] = str(tmp_path / "home")
+        env["PYTHONPATH"] = str(Path(cli.__file__).parents[1])
+        argv = [sys.executable, "-m", "folio", "--token", secret, "--base-url", f"http://127.0.0.1:{port}"]
+        process = subprocess.Popen(
+            [*argv, "auth", "status"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        try:
+            connection, _ = server.accept()  # Folio is running, past its start, asking the service
+            with connection:
+                shown = Path(f"/proc/{process.pid}/cmdline").read_bytes()
+        finally:
+            process.kill()
+            _, err = process.communicate()
+    words = shown.split(b"\0")
+    assert secret.encode() not in shown
+    assert words[words.index(b"--token") + 1] == b"*" * len(secret)
+    assert secret.encode() not in err

@@ -235,6 +235,7 @@ class GitBookClient:
         probe: str | None,
     ) -> httpx.Response:
         attempt = 0
+        limited: list[float] = []  # the waits for 429s that gave no time: backed off in seconds, then said
         while True:
             attempt += 1
             try:
@@ -250,11 +251,18 @@ class GitBookClient:
                 return response
             error = error_for(response, method, path)
             if isinstance(error, errors.RateLimited):
-                wait = error.retry_after if error.retry_after is not None else self.retry.backoff(attempt)
+                asked = error.retry_after is not None
+                wait = error.retry_after if error.retry_after is not None else self.retry.rate_limit_backoff(attempt)
                 self.quiet_until = max(self.quiet_until, time.time() + wait)
                 if attempt >= self.retry.attempts or wait > self.retry.max_rate_limit_wait:
+                    if limited:
+                        error.gave_up_after(tuple(limited))
                     raise error
-                log.info("rate limited on %s %s: waiting %.1fs", method, path, wait)
+                if not asked:
+                    limited.append(wait)
+                log.info(
+                    "rate limited on %s %s: waiting %.1fs%s", method, path, wait, "" if asked else " (backing off)"
+                )
                 await self.retry.sleep(wait)
                 continue
             if idempotent and response.status_code in RETRYABLE_STATUS_FOR_READS and attempt < self.retry.attempts:

@@ -25,6 +25,9 @@ service's own words, which are cut to a sane length.
 
 from __future__ import annotations
 
+import math
+import time
+
 __all__ = [
     "ApiError",
     "BadRequest",
@@ -45,6 +48,7 @@ __all__ = [
     "Unauthorized",
     "Unprocessable",
     "status_error",
+    "wait_words",
 ]
 
 _MAX_MESSAGE = 500
@@ -169,11 +173,42 @@ class Unprocessable(StatusError):
 
 
 class RateLimited(StatusError):
+    """429. ``retry_after``: the seconds the service asked to wait (``None`` when it did not say), and
+    ``retry_at`` the moment that is (``time.time()``); ``waited``: what the client already waited before giving
+    up (set by it). :meth:`describe` says when to try again: "Rate limited by the service: try again in 2 minutes
+    (at 21:42)"."""
+
     default_message = "Too many requests: the service asks to slow down."
 
     def __init__(self, message: str | None = None, *, retry_after: float | None = None, **kw: object) -> None:
         self.retry_after = retry_after
+        self.retry_at = time.time() + retry_after if retry_after is not None else None
+        self.waited: tuple[float, ...] = ()
+        self.said = bool(message)  # the service's own words (not the default sentence)
         super().__init__(message, **kw)  # type: ignore[arg-type]
+
+    def gave_up_after(self, waits: tuple[float, ...]) -> None:
+        """The client waited ``waits`` (seconds) and asked again each time, in vain: the words say so."""
+        self.waited = waits
+        self.args = (self.describe(),)
+
+    def describe(self) -> str:
+        if self.retry_at is not None and self.retry_after is not None:
+            when = f"try again in {wait_words(self.retry_after)} (at {_clock(self.retry_at, self.retry_after)})"
+        elif self.waited:
+            asked = _and([f"{w:.0f} s" if w >= 1 else f"{w:.1f} s" for w in self.waited])
+            when = f"it gave no time to wait; asked again after {asked}, in vain. Try again in a few minutes"
+        else:
+            when = "it gave no time to wait. Try again in a minute or two"
+        text = f"Rate limited by the service: {when}"
+        said = self.message.rstrip(".") if self.said else ""
+        status = f" ({self.status})" if self.status else ""
+        if said:
+            text += f". The service said: {said}{status}"
+        else:
+            text += status
+        where = f"{self.method} {self.path}".strip()
+        return text + (f" — {where}" if where else ".")
 
 
 class ServerError(StatusError):
@@ -208,3 +243,35 @@ def status_error(
     if cls is RateLimited:
         return RateLimited(message, retry_after=retry_after, method=method, path=path, status=status, code=code)
     return cls(message, method=method, path=path, status=status, code=code)
+
+
+def wait_words(seconds: float) -> str:
+    """A wait in words, rounded up (coming back a little late is better than too soon): "45 seconds",
+    "2 minutes", "1 hour 5 minutes"."""
+    whole = max(1, math.ceil(seconds))
+    if whole < 60:
+        return _count(whole, "second")
+    if whole < 3600:
+        return _count(math.ceil(whole / 60), "minute")
+    hours, rest = divmod(whole, 3600)
+    minutes = math.ceil(rest / 60)
+    if minutes == 60:
+        hours, minutes = hours + 1, 0
+    return _count(hours, "hour") + (f" {_count(minutes, 'minute')}" if minutes else "")
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _clock(at: float, wait: float) -> str:
+    """The local time of ``at``: with seconds for a wait under a minute, with the date for one over a day."""
+    if wait < 60:
+        return time.strftime("%H:%M:%S", time.localtime(at))
+    if wait >= 86400:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(at))
+    return time.strftime("%H:%M", time.localtime(at))
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" and {words[-1]}"

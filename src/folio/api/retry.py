@@ -32,6 +32,10 @@ class RetryPolicy:
     max_delay: float = 8.0
     max_rate_limit_wait: float = 60.0
     """A 429 asking to wait longer than this is raised at once, with its wait, for the caller to show."""
+    rate_limit_delay: float = 1.0
+    """The first wait after a 429 that says nothing of when to come back; doubled at each further one (1, 2, 4 s),
+    up to ``max_delay``. Seconds, not the quarter seconds of :meth:`backoff`: a service that refuses for being
+    asked too often is not helped by being asked again at once."""
     sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep)
     rng: random.Random = field(default_factory=random.Random)
 
@@ -39,6 +43,13 @@ class RetryPolicy:
         """Full-jitter exponential backoff for the given (1-based) failed attempt."""
         cap = min(self.max_delay, self.base_delay * (2 ** (attempt - 1)))
         return self.rng.uniform(0, cap)
+
+    def rate_limit_backoff(self, attempt: int) -> float:
+        """The wait after the given (1-based) 429 without ``Retry-After``: ``rate_limit_delay`` doubled at each
+        attempt (1, 2, 4 s), give or take a fifth (so clients limited together do not come back together), and
+        never more than ``max_delay``."""
+        step = self.rate_limit_delay * 2.0 ** (attempt - 1)
+        return min(self.max_delay, step * self.rng.uniform(0.8, 1.2))
 
 
 def parse_wait(headers: httpx.Headers, now: float | None = None) -> float | None:

@@ -20,7 +20,7 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, NamedTuple, Self
@@ -233,8 +233,15 @@ def move_aside(path: Path) -> Path:
     return target
 
 
-def open_database(path: Path, *, what: str, **options: Any) -> Opened:
-    """:func:`connect` that never raises. ``what`` names the store in messages ("The response cache")."""
+def open_database(
+    path: Path, *, what: str, recover: Callable[[Path, sqlite3.Connection], str] | None = None, **options: Any
+) -> Opened:
+    """:func:`connect` that never raises. ``what`` names the store in messages ("The response cache").
+
+    ``recover(damaged, conn)``, when given, is called once a damaged file was moved aside (to ``damaged``) and a
+    new one made (``conn``): it copies what it can still read into the new file and returns what to tell the
+    user, which becomes the problem's words. It may raise ``sqlite3.Error`` or ``OSError``: the new file is then
+    used as it is and the message says nothing could be recovered."""
     try:
         conn = connect(path, **options)
     except OSError as error:
@@ -254,6 +261,14 @@ def open_database(path: Path, *, what: str, **options: Any) -> Opened:
             problem = f"{what} was damaged or unreadable ({why}) and was moved to {moved}; a new one could not be made"
             return Opened(None, problem=f"{problem} ({reason(again)}), so Folio runs without it.")
         problem = f"{what} was damaged or unreadable ({why}); it was moved to {moved.name} and a new one started."
+        if recover is not None:
+            try:
+                problem = f"{recover(moved, conn).rstrip('.')} (it was set aside as damaged: {why})."
+            except (OSError, sqlite3.Error) as failed:
+                problem = (
+                    f"{what} was damaged or unreadable ({why}) and nothing could be recovered from it "
+                    f"({reason(failed)}); the damaged file is at {moved}, and a new one was started."
+                )
         return Opened(conn, journal_mode(conn), problem)
     return Opened(conn, journal_mode(conn))
 

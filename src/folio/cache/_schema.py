@@ -50,7 +50,7 @@ RESPONSES_UPSERT = (
 RESPONSES_DELETE_PATH = "DELETE FROM responses WHERE key = ? OR (key >= ? AND key < ?)"
 RESPONSES_DELETE_RANGE = "DELETE FROM responses WHERE key >= ? AND key < ?"
 
-STATE_VERSION = 1
+STATE_VERSION = 2
 STATE_SCHEMA = (
     """CREATE TABLE IF NOT EXISTS drafts (
         key TEXT PRIMARY KEY NOT NULL, text TEXT NOT NULL, place TEXT NOT NULL, saved_at REAL NOT NULL
@@ -61,6 +61,11 @@ STATE_SCHEMA = (
         place TEXT NOT NULL, created_at REAL NOT NULL, state TEXT NOT NULL, note TEXT NOT NULL
     )""",
     "CREATE TABLE IF NOT EXISTS session (id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL)",
+    # Version 2: what was read back from a damaged file set aside (``folio cache info`` says it).
+    """CREATE TABLE IF NOT EXISTS recovered (
+        id INTEGER PRIMARY KEY, at REAL NOT NULL, damaged TEXT NOT NULL, drafts INTEGER NOT NULL,
+        outbox INTEGER NOT NULL, complete INTEGER NOT NULL
+    )""",
 )
 UPSERT_DRAFT = (
     "INSERT INTO drafts (key, text, place, saved_at) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO UPDATE"

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from folio.cache._db import read_json, reason
 from folio.cache.accounts import INDEX_NAME, labels
+from folio.cache.state import recovery_words
 
 __all__ = ["clear_all", "describe"]
 
@@ -25,7 +26,7 @@ def describe(folder_cache: Path, folder_state: Path, *, now: float | None = None
     caches = sorted(folder_cache.glob("responses-*.sqlite3")) if folder_cache.is_dir() else []
     states = sorted(folder_state.glob("state-*.sqlite3")) if folder_state.is_dir() else []
     loose = sorted(folder_state.glob("drafts-*.json")) if folder_state.is_dir() else []
-    damaged = sorted(p for p in folder_cache.glob("*.corrupt-*") if p.is_file()) if folder_cache.is_dir() else []
+    damaged = _damaged_files(folder_cache)
     if not (caches or states or loose):
         return f"No cache yet ({folder_cache})."
     lines = [f"Response cache ({folder_cache}):"]
@@ -37,6 +38,10 @@ def describe(folder_cache: Path, folder_state: Path, *, now: float | None = None
     lines += [f"  {_who(p, 'drafts-', names)}: {_loose_line(p)}" for p in loose]
     if not (states or loose):
         lines.append("  none")
+    set_aside = _damaged_files(folder_state)
+    if set_aside:
+        listed = ", ".join(p.name for p in set_aside)
+        lines.append(f"  {len(set_aside)} damaged file(s) set aside (Folio only reads them): {listed}")
     return "\n".join(lines)
 
 
@@ -91,12 +96,40 @@ def _state_line(path: Path) -> str:
             drafts = conn.execute("SELECT COUNT(*) FROM drafts").fetchone()[0]
             counts = dict(conn.execute("SELECT state, COUNT(*) FROM outbox GROUP BY state").fetchall())
             mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+            recovered = _recovered(conn)
         finally:
             conn.close()
     except sqlite3.Error as error:
-        return f"unreadable ({reason(error)})"
+        return (
+            f"unreadable ({reason(error)}); Folio will set it aside and recover what it can read of it the next "
+            "time it opens this account"
+        )
     outbox = ", ".join(f"{n} {state}" for state, n in sorted(counts.items())) or "empty"
-    return f"{_plural(drafts, 'draft')}, outbox {outbox}, journal {mode}"
+    line = f"{_plural(drafts, 'draft')}, outbox {outbox}, journal {mode}"
+    return line + (f"\n    {recovered}" if recovered else "")
+
+
+def _recovered(conn: sqlite3.Connection) -> str | None:
+    """What the last recovery from a damaged file brought back, in words (None: there was none)."""
+    try:
+        row = conn.execute(
+            "SELECT drafts, outbox, damaged, complete, at FROM recovered ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+    except sqlite3.OperationalError:  # a file from before recoveries were noted (no such table)
+        return None
+    if row is None:
+        return None
+    drafts, outbox, damaged, complete, at = row
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(at))
+    return f"{recovery_words(drafts, outbox, damaged, complete=bool(complete)).rstrip('.')} (on {when})."
+
+
+def _damaged_files(folder: Path) -> list[Path]:
+    """The damaged files set aside in ``folder`` (not their ``-wal``/``-shm`` companions)."""
+    if not folder.is_dir():
+        return []
+    found = [p for p in folder.glob("*.corrupt-*") if p.is_file() and not p.name.endswith(("-wal", "-shm", "-journal"))]
+    return sorted(found)
 
 
 def _loose_line(path: Path) -> str:

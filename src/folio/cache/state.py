@@ -11,6 +11,7 @@ and the session then live in memory until Folio quits, and :attr:`LocalState.pro
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -21,11 +22,12 @@ from typing import Any, cast, get_args
 
 from folio.cache._db import Opened, Store, open_database, reason, safe_name
 from folio.cache._fallback import DraftsFile
+from folio.cache._recover import open_damaged, readable_rows
 from folio.cache._schema import STATE_SCHEMA, STATE_VERSION, UPSERT_DRAFT
 from folio.cache.records import Draft, OutboxItem, OutboxState, StateInfo
 from folio.config.paths import paths
 
-__all__ = ["Draft", "LocalState", "OutboxItem", "OutboxState", "StateInfo"]
+__all__ = ["Draft", "LocalState", "OutboxItem", "OutboxState", "StateInfo", "recover_state", "recovery_words"]
 
 
 class LocalState(Store):
@@ -65,6 +67,7 @@ class LocalState(Store):
             busy_timeout=busy_timeout,
             schema=STATE_SCHEMA,
             version=STATE_VERSION,
+            recover=lambda damaged, conn: recover_state(damaged, conn, now=clock()),
         )
         state = cls(path, opened, clock=clock)
         state._adopt_drafts_file()
@@ -288,3 +291,83 @@ def _dict(text: str) -> dict[str, Any]:
 
 def _state(value: str) -> OutboxState:
     return cast(OutboxState, value) if value in get_args(OutboxState) else "stuck"
+
+
+# A damaged file set aside: what can still be read of it goes into the new one.
+
+_DRAFT_COLUMNS = ("key", "text", "place", "saved_at")
+_OUTBOX_COLUMNS = ("id", "kind", "target", "payload", "place", "created_at", "state", "note")
+
+
+def recover_state(damaged: Path, conn: sqlite3.Connection, *, now: float) -> str:
+    """Copy every draft, outbox item and the session that can still be read from the damaged file ``damaged``
+    into the new database ``conn`` (table by table, row by row: see :mod:`folio.cache._recover`), note it in the
+    ``recovered`` table for ``folio cache info``, and say what was recovered and where the rest is. Raises
+    ``sqlite3.Error`` when the new database will not take them (nothing is then written)."""
+    source = open_damaged(damaged)
+    try:
+        drafts = readable_rows(source, "drafts", _DRAFT_COLUMNS)
+        outbox = readable_rows(source, "outbox", _OUTBOX_COLUMNS)
+        session = readable_rows(source, "session", ("id", "data"))
+    finally:
+        source.close()
+    kept_drafts = [row for row in drafts.rows if _is_draft(row)]
+    kept_outbox = [row for row in outbox.rows if _is_outbox_item(row)]
+    kept_session = [row for row in session.rows if row[0] == 1 and isinstance(row[1], str)]
+    complete = (
+        drafts.complete
+        and outbox.complete
+        and len(kept_drafts) == len(drafts.rows)
+        and len(kept_outbox) == len(outbox.rows)
+    )
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for row in kept_drafts:
+            conn.execute(UPSERT_DRAFT + " WHERE excluded.saved_at >= drafts.saved_at", row)
+        for row in kept_outbox:
+            conn.execute(
+                "INSERT OR IGNORE INTO outbox (id, kind, target, payload, place, created_at, state, note)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                row,
+            )
+        for row in kept_session:
+            conn.execute("INSERT OR IGNORE INTO session (id, data) VALUES (?, ?)", row)
+        conn.execute(
+            "INSERT INTO recovered (at, damaged, drafts, outbox, complete) VALUES (?, ?, ?, ?, ?)",
+            (now, str(damaged), len(kept_drafts), len(kept_outbox), int(complete)),
+        )
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
+    return recovery_words(len(kept_drafts), len(kept_outbox), str(damaged), complete=complete)
+
+
+def recovery_words(drafts: int, outbox: int, damaged: str, *, complete: bool) -> str:
+    """The words of a recovery: "Recovered 2 drafts and 1 outbox item from a damaged state file; the damaged file
+    is at <path>."."""
+    words = (
+        f"Recovered {_plural(drafts, 'draft')} and {_plural(outbox, 'outbox item')} from a damaged state file; "
+        f"the damaged file is at {damaged}"
+    )
+    return words + ("." if complete else "; parts of it could not be read and remain only there.")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _is_draft(row: tuple[Any, ...]) -> bool:
+    key, text, place, saved_at = row
+    return bool(key) and isinstance(key, str) and isinstance(text, str) and isinstance(place, str) and _number(saved_at)
+
+
+def _is_outbox_item(row: tuple[Any, ...]) -> bool:
+    id_, kind, target, payload, place, created_at, state, note = row
+    texts = (kind, target, payload, place, state, note)
+    return isinstance(id_, int) and id_ > 0 and all(isinstance(t, str) for t in texts) and _number(created_at)
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
