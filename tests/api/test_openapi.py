@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from folio.api import GitBookClient
-from folio.api.errors import BadRequest, Conflict, Forbidden, InvalidRequest, NotFound
+from folio.api.errors import BadRequest, Conflict, Forbidden, InvalidRequest, NotFound, TransportError
 from folio.models.openapi import OpenAPISpec, OpenAPISpecContent, OpenAPISpecVersion
 from folio.sandbox import SandboxState
 
@@ -173,6 +173,20 @@ async def test_put_on_an_existing_spec_answers_200(client: GitBookClient, state:
     )
     assert response.status_code == 200
     assert specs(state)["petstore"]["source"] == {"url": "https://example.com/pets.json"}
+
+
+async def test_a_put_whose_answer_is_lost_is_not_sent_again(state: SandboxState) -> None:
+    # Every PUT that arrives adds a version: the client never repeats one on its own (the caller looks first).
+    from tests.api.test_client_core import faulty, make_client
+
+    app, faults = faulty(state, drop_after_write=1.0)
+    before = len(specs(state)["petstore"]["versions"])
+    sleeps: list[float] = []
+    async with make_client(app, sleeps) as c:
+        with pytest.raises(TransportError):
+            await c.openapi.put(state.demo_org, "petstore", url="https://example.com/pets-once.json")
+    assert len(specs(state)["petstore"]["versions"]) == before + 1
+    assert faults._count == 1 and sleeps == []
 
 
 # --- visibility and delete ----------------------------------------------------------------------------------

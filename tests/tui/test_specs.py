@@ -9,26 +9,30 @@ the panel's timer, so each look is made when the test says and the waits asked f
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Log, Static
 
-from folio.sandbox import SandboxState
+from folio.api import GitBookClient, RetryPolicy, Token
+from folio.sandbox import SandboxState, SandboxTransport, create_app
+from folio.sandbox.faults import Faults
 from folio.sandbox.domain import openapi as openapi_domain
 from folio.sandbox.routes import openapi as openapi_routes
 from folio.sandbox.state import Record
 from folio.services import Services
 from folio.services.references import Usage, Usages
 from folio.tui import routes
+from folio.tui.app import FolioApp
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.site_forms import TypedConfirmModal
 from folio.tui.modals.spec_forms import NewSpecForm, SpecSourceForm
 from folio.tui.screens.spec import SpecScreen, SpecVersionScreen, usage_text
 from folio.tui.screens.specs import SpecsPanel, SpecsScreen
 from folio.tui.widgets.diff_view import DiffView
+from tests.conftest import SANDBOX_URL, TOKEN
 from tests.tui.conftest import settle
 
 
@@ -255,6 +259,72 @@ async def test_a_new_source_makes_a_new_version(services: Services, state: Sandb
         assert app.screen is not form
         assert rec["source"] == {"url": "https://petstore.northwind.dev/v4/openapi.json"}
         assert len(rec["versions"]) == versions + 1
+
+
+@pytest.fixture
+async def flaky(state: SandboxState) -> AsyncIterator[tuple[Services, Faults]]:
+    """Services over the seeded sandbox behind faults a test switches on while it runs."""
+    faults = Faults(seed=3)
+    client = GitBookClient(
+        token=Token(TOKEN),
+        base_url=SANDBOX_URL,
+        transport=SandboxTransport(create_app(state, faults=faults)),
+        retry=RetryPolicy(sleep=_no_sleep),
+    )
+    yield Services(client, where="a flaky sandbox"), faults
+    await client.aclose()
+
+
+async def _no_sleep(seconds: float) -> None:
+    return None
+
+
+@pytest.mark.parametrize("url", ["https://petstore.northwind.dev/v5/openapi.json", None])
+async def test_a_new_source_whose_answer_is_lost_is_looked_for_and_made_once(
+    flaky: tuple[Services, Faults], state: SandboxState, url: str | None
+) -> None:
+    # ``None``: the same URL sent again (a re-fetch): only a new version tells that it arrived.
+    services, faults = flaky
+    rec = state.openapi_specs[state.demo_org]["petstore"]
+    versions = len(rec["versions"])
+    app = FolioApp(services, start=specs_screen(services, state))
+    app.animation_level = "none"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.screen.panel.browser.list.move_to(rec["id"])
+        await keys(pilot, "e")
+        form = app.screen
+        assert isinstance(form, SpecSourceForm)
+        if url is not None:
+            await keys(pilot, "ctrl+u", *url)
+        faults.drop_after_write = 1.0  # the PUT is done, its answer lost
+        await keys(pilot, "ctrl+s")
+        faults.drop_after_write = 0.0
+        assert len(rec["versions"]) == versions + 1  # looked for, not sent again
+        assert app.screen is not form
+        assert "The answer was lost, but the service has it: it was sent once." in notes(app)
+
+
+async def test_a_new_source_lost_before_it_arrived_is_said_not_done(
+    flaky: tuple[Services, Faults], state: SandboxState
+) -> None:
+    services, faults = flaky
+    rec = state.openapi_specs[state.demo_org]["petstore"]
+    versions = len(rec["versions"])
+    app = FolioApp(services, start=specs_screen(services, state))
+    app.animation_level = "none"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.screen.panel.browser.list.move_to(rec["id"])
+        await keys(pilot, "e")
+        form = app.screen
+        assert isinstance(form, SpecSourceForm)
+        faults.drop_rate = 1.0  # every request is cut before it is processed
+        await keys(pilot, "ctrl+s")
+        faults.drop_rate = 0.0
+        assert app.screen is form and len(rec["versions"]) == versions
+        await keys(pilot, "ctrl+s")  # sent again by the user: one version
+        assert app.screen is not form and len(rec["versions"]) == versions + 1
 
 
 async def test_visibility_is_toggled(services: Services, state: SandboxState, open_app: Any) -> None:

@@ -313,8 +313,18 @@ class ReferenceService:
         return await self._client.openapi.create(org_id, slug=slug, url=url)
 
     async def update_source(self, org_id: str, slug: str, url: str) -> OpenAPISpec:
-        """A new source URL (the PUT): a new version, processed again."""
+        """A new source URL (the PUT): a new version, processed again. Sent once: each PUT that arrives adds a
+        version, so a lost answer is looked for (:meth:`find_source`) before the PUT is sent again."""
         return await self._client.openapi.put(org_id, slug, url=url)
+
+    async def find_source(self, org_id: str, slug: str, url: str, *, before: str | None) -> OpenAPISpec | None:
+        """The spec after a new source whose answer was lost, or None when it did not arrive: it arrived when the
+        spec now reads from ``url`` and its latest version is not ``before`` (the latest version when the PUT was
+        sent). The same URL sent again still counts only once it made a version."""
+        found = await self.find(org_id, slug)
+        if found is None or found.source_url != url or found.last_version is None:
+            return None
+        return found if found.last_version != before else None
 
     async def set_visibility(self, org_id: str, slug: str, visibility: OpenAPIVisibility) -> OpenAPISpec:
         return await self._client.openapi.update(org_id, slug, visibility=visibility)

@@ -92,9 +92,10 @@ class OpenAPIResource(Resource):
         """Create the spec with this slug, or give it a new source (which makes a new version)."""
         check_slug(slug)
         payload = {"source": source_body(url, text, source)}
-        # Safe to send twice: the slug names the spec, so a repeat at worst adds an identical version.
+        # Not sent again by the client when its answer is lost: every PUT that arrives adds a version, so a
+        # repeat adds one more. The caller looks (``lastVersion``) before sending it again.
         return await self._send(
-            OpenAPISpec, "PUT", path("/orgs/{}/openapi/{}", organization_id, slug), payload, idempotent=True
+            OpenAPISpec, "PUT", path("/orgs/{}/openapi/{}", organization_id, slug), payload, idempotent=False
         )
 
     async def delete(self, organization_id: str, slug: str) -> None:
