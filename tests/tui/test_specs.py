@@ -18,8 +18,8 @@ from textual.widgets import Log, Static
 
 from folio.api import GitBookClient, RetryPolicy, Token
 from folio.sandbox import SandboxState, SandboxTransport, create_app
-from folio.sandbox.faults import Faults
 from folio.sandbox.domain import openapi as openapi_domain
+from folio.sandbox.faults import Faults
 from folio.sandbox.routes import openapi as openapi_routes
 from folio.sandbox.state import Record
 from folio.services import Services

@@ -20,9 +20,7 @@ def test_auth_status_with_demo_needs_no_token(capsys: pytest.CaptureFixture[str]
 
 
 @pytest.mark.parametrize("action", ["login", "logout"])
-def test_login_and_logout_with_demo_say_there_is_nothing_to_do(
-    action: str, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_login_and_logout_with_demo_say_there_is_nothing_to_do(action: str, capsys: pytest.CaptureFixture[str]) -> None:
     code = cli.main(["--demo", "auth", action])
     out, err = capsys.readouterr()
     assert code == 2 and out == ""
