@@ -72,6 +72,10 @@ def test_slug_problems(slug: str, problem: str | None) -> None:
         ("example.com/openapi.yaml", "not an absolute URI"),
         ("ftp://example.com/openapi.yaml", "http:// or https://"),
         ("https://example.com/" + "a" * 2030, "too long"),
+        ("https://exa mple.com/x", "has a space at character 12"),
+        ("https://example.com/a\tb.json", "a blank or control character"),
+        ("https://example.com/\x1b[31m.json", "a blank or control character"),
+        (" https://example.com/a.json", "has a space at character 1"),
     ],
 )
 def test_url_problems(url: str, problem: str | None) -> None:

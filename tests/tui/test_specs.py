@@ -179,6 +179,20 @@ async def test_a_spec_added_is_followed_until_processed(
         assert not panel.polling
 
 
+async def test_a_url_with_a_space_is_refused_under_its_field(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    async with open_app(specs_screen(services, state)) as (app, pilot):
+        await keys(pilot, "n")
+        form = app.screen
+        assert isinstance(form, NewSpecForm)
+        await keys(pilot, *"orders", "tab", *"https://exa mple.com/x", "ctrl+s")
+        assert app.screen is form
+        assert "Source URL has a space at character 12" in form.problem_text
+        assert form.values()["url"] == "https://exa mple.com/x"  # what was typed is kept
+        assert "orders" not in state.openapi_specs[state.demo_org]
+
+
 async def test_processing_is_followed_with_growing_waits(
     services: Services, state: SandboxState, open_app: Any, timers: Timers, held: Hold
 ) -> None:

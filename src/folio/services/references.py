@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from folio.api import limits
 from folio.api.errors import ApiError, InvalidRequest, NotFound
-from folio.api.resources.openapi import URL_MAX, check_slug
+from folio.api.resources.openapi import check_slug, check_source_url
 from folio.models.openapi import OpenAPISpec, OpenAPISpecContent, OpenAPISpecVersion, OpenAPIVisibility
 
 if TYPE_CHECKING:
@@ -80,11 +80,11 @@ def slug_problem(slug: str) -> str | None:
 
 
 def url_problem(url: str) -> str | None:
-    """What is wrong with a source URL (None: fine): an http(s) URI of at most 2,048 characters."""
+    """What is wrong with a source URL (None: fine): an http(s) URI of at most 2,048 characters, without spaces."""
     if not url.strip():
         return "Write the URL of the OpenAPI description (http:// or https://)."
     try:
-        limits.check_uri("sourceURL", url, max=URL_MAX)
+        check_source_url("sourceURL", url)
     except InvalidRequest as exc:
         return _words(exc, "Source URL")
     if not url.lower().startswith(("http://", "https://")):
