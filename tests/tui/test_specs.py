@@ -427,8 +427,11 @@ async def test_two_versions_compared(services: Services, state: SandboxState, op
         await keys(pilot, "d")
         assert isinstance(app.screen, SpecScreen)  # nothing marked: d says why instead
         await keys(pilot, "space")
-        assert rows(app.screen.panel)[0][0] == "\u25cf"
-        await keys(pilot, "j", "j", "d")
+        panel = app.screen.panel
+        assert rows(panel)[0][0] == "\u25cf"
+        highlighted = panel.browser.list.highlighted
+        assert highlighted is not None and highlighted.key == versions[-2]["id"]  # marked, and moved down one
+        await keys(pilot, "j", "d")
         screen = app.screen
         assert isinstance(screen, SpecVersionScreen)
         assert (screen.base, screen.version_id) == (versions[0]["id"], versions[-1]["id"])  # older -> newer
