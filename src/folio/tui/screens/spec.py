@@ -1,8 +1,8 @@
 """An OpenAPI spec's versions, and a version's files.
 
 SpecScreen          the spec in a line, where it is used (from cached pages), its versions newest first with the
-                    latest marked; ``enter`` opens a version's files, ``space`` marks a version and ``d`` on
-                    another compares the two
+                    latest marked; ``enter`` opens a version's files, ``space`` marks a version (and moves
+                    down) and ``d`` on another compares the two
 SpecVersionScreen   a version's files as a tree beside the file under the cursor (shown as text, drawn a
                     screenful at a time); or, comparing two versions, the files added, removed and changed
                     beside the diff of the one under the cursor (``s`` side by side, ``n``/``N`` next change)
@@ -170,10 +170,14 @@ class VersionsPanel(ResourcePanel["OpenAPISpecVersion"]):
             line.update(safe(text, limit=600))
 
     def action_mark(self) -> None:
+        """Mark or unmark the version under the cursor and move down one row (as marking members does)."""
         version = self.current
         if version is not None:
             self.marked = None if self.marked == version.id else version.id
             self._redraw()
+            self.browser.list.action_cursor_down()
+            self.draw_hint()
+            self.screen.refresh_bindings()
 
     def action_compare(self) -> None:
         version = self.current
