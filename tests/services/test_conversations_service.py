@@ -72,7 +72,7 @@ def cluster_id(state: SandboxState, label: str) -> str:
 
 
 def link_change_request(state: SandboxState, cluster: str, status: str | None = None) -> dict[str, Any]:
-    """Link the first change request of the demo organization to ``cluster`` (the seed links none)."""
+    """Link the first change request of the demo organization to ``cluster`` (the seed links one, to another)."""
     spaces = {sid for sid, s in state.spaces.items() if s["organization"] == state.demo_org}
     cr = next(c for c in state.change_requests.values() if c["space"] in spaces and c["status"] in ("open", "draft"))
     cr["conversationsIssuesCluster"] = cluster
