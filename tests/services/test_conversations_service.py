@@ -390,6 +390,16 @@ async def test_a_lost_answer_that_arrived_is_found_and_not_sent_again(state: San
     assert subjects_in(state) == sorted([*before, "Cannot log in", "Cannot log in", "Export is slow"])
 
 
+async def test_a_lost_answer_without_a_subject_is_found_by_count(state: SandboxState) -> None:
+    before = len(state.conversations)
+    client, transport = losing(state, lose=10, arrive=True)
+    plain = {"parts": [{"body": "No subject here."}]}
+    async with client:
+        report = await ConversationsService(client).ingest(state.demo_org, [GOOD, plain, plain])
+    assert [(o.sent, o.why) for o in report.outcomes] == [(True, LOST_BUT_ARRIVED)] * 3
+    assert transport.posts == 3 and len(state.conversations) == before + 3
+
+
 async def test_a_lost_answer_that_did_not_arrive_is_sent_again_once(state: SandboxState) -> None:
     before = subjects_in(state)
     client, transport = losing(state, lose=1, arrive=False)  # the first ingest is cut before it arrives

@@ -389,17 +389,17 @@ class _Look:
         self.arrived_by_subject[_subject(item)] += 1
 
     async def arrived(self, item: Mapping[str, Any]) -> bool | None:
-        """Whether the item whose answer was lost is listed now (None: there is nothing to compare with)."""
+        """Whether the item whose answer was lost is listed now (None: there is nothing to compare with). An item
+        without a subject is matched by count alone (a service may give it a subject of its own): any new
+        conversation beyond those of this run's items known to have arrived."""
         if self.before is None:
             return None
         subject = _subject(item)
         before = self.before
-        new = sum(
-            1
-            for c in await self._listed()
-            if (c.subject or "") == subject and (c.id not in before or before[c.id] != c.processed_at)
-        )
-        return new > self.arrived_by_subject[subject]
+        new = [c for c in await self._listed() if c.id not in before or before[c.id] != c.processed_at]
+        if not subject:
+            return len(new) > sum(self.arrived_by_subject.values())
+        return sum(1 for c in new if c.subject == subject) > self.arrived_by_subject[subject]
 
 
 def _subject(item: Mapping[str, Any]) -> str:
