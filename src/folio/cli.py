@@ -317,6 +317,15 @@ def _client(base_url: str | None, token: str, transport: Any = None) -> GitBookC
     )
 
 
+def _demo_client() -> tuple[GitBookClient, str]:
+    """What ``--demo`` talks to: a client of a new in-process sandbox of the demo data (nothing is kept after the
+    command), and the id of its demo organization."""
+    from folio.sandbox import SandboxTransport, create_app
+
+    app = create_app()
+    return _client(DEMO_BASE_URL, DEMO_TOKEN, SandboxTransport(app)), app.state.sandbox.demo_org
+
+
 def _printable(text: str | None) -> str:
     """A server string made safe to print on a terminal (no escape sequences, no control characters)."""
     text = re.sub(r"\x1b(\[[0-?]*[ -/]*[@-~]?|\][^\x07\x1b]*(\x07|\x1b\\)?|.)?", "", text or "")
@@ -380,6 +389,14 @@ def _cache(args: argparse.Namespace) -> int:
 
 
 def _auth(args: argparse.Namespace, log: DebugLog | None) -> int:
+    if args.demo:
+        if args.auth_command == "status":
+            return _demo_status()
+        return _fail(
+            f"--demo uses the built-in sandbox and needs no token: there is nothing to {args.auth_command}"
+            " (leave out --demo to manage a profile's token).",
+            EXIT_USAGE,
+        )
     if args.auth_command == "login":
         return _login(args, log)
     if args.auth_command == "status":
@@ -447,6 +464,28 @@ def _status(args: argparse.Namespace, log: DebugLog | None) -> int:
     if settings.loose_mode:
         print(f"Warning:  {settings.path} can be read by other users; run: chmod 600 {settings.path}")
     user, problem = asyncio.run(_check_token(resolved.base_url, resolved.token))
+    if user is None:
+        print(f"Check:    does not work: {_printable(problem)}")
+        return EXIT_FAILED
+    print(f"Check:    works: signed in as {_who(user)}")
+    return EXIT_OK
+
+
+def _demo_status() -> int:
+    async def check() -> tuple[User | None, str | None]:
+        from folio.api import errors
+
+        client, _ = _demo_client()
+        async with client:
+            try:
+                return await client.users.me(), None
+            except errors.ApiError as exc:
+                return None, exc.describe()
+
+    print("Profile:  demo (--demo: the built-in sandbox, no account; nothing is saved)")
+    print(f"Base URL: {DEMO_BASE_URL} (in this process)")
+    print("Token:    the demo's own")
+    user, problem = asyncio.run(check())
     if user is None:
         print(f"Check:    does not work: {_printable(problem)}")
         return EXIT_FAILED

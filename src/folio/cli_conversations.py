@@ -1,12 +1,16 @@
-"""``folio conversations ingest FILE.json [--org ID]``: send the conversations of a JSON file (one conversation
-object or a list of them, the API's shape) to an organization, each checked before it is sent, and say what became
-of each: sent, or refused and why. A bad item does not stop the good ones.
+"""``folio conversations ingest FILE.json [--org ID] [--yes]``: send the conversations of a JSON file (one
+conversation object or a list of them, the API's shape) to an organization, each checked before it is sent, and say
+what became of each: sent, or refused and why. A bad item does not stop the good ones. The count is said first; a
+file of more than ``CONFIRM_ABOVE`` (100) conversations is sent only with ``--yes``. A conversation whose answer was
+lost is looked for before it is sent again.
 
 Exit codes: 0 when every conversation went, 1 when some did not (or the service could not be asked), 2 when the
-file cannot be read (nothing is sent) or there is no token or organization to use.
+file cannot be read or is too large without ``--yes`` (nothing is sent) or there is no token or organization to use.
 
 The token and address are resolved as for every command (``--token``, ``$GITBOOK_TOKEN``, the profile); the
 organization is ``--org``, else the profile's ``organization``, else the only one the token's user belongs to.
+``folio --demo conversations ingest FILE`` sends to a new in-process sandbox of the demo data (its demo organization
+unless ``--org`` is given), a try-out: nothing is kept after the command.
 Heavy modules are imported when the command runs, not when the parser is built.
 """
 
@@ -38,7 +42,7 @@ def add_parser(commands: Any, common: Callable[..., None]) -> None:
         help="send the conversations of a JSON file (one object or a list), each checked first",
         description="Send the conversations of FILE (a JSON object, or a list of them: subject, id, metadata, "
         "parts), each checked before it is sent. Exit 0 when all went, 1 when some did not, 2 when the file "
-        "cannot be read.",
+        "cannot be read or holds more than 100 conversations without --yes (nothing is sent).",
     )
     ingest.add_argument("file", metavar="FILE.json", help="the conversations to send")
     ingest.add_argument(
@@ -47,20 +51,41 @@ def add_parser(commands: Any, common: Callable[..., None]) -> None:
         default=None,
         help="the organization (default: the profile's, else the only one you belong to)",
     )
+    ingest.add_argument(
+        "--yes",
+        action="store_true",
+        help="send a file of more than 100 conversations (without it such a file is counted, not sent)",
+    )
     common(ingest, top=False)
 
 
 def run(args: argparse.Namespace, log: DebugLog | None) -> int:
     """``folio conversations ingest``: the exit code."""
-    from folio.services.conversations import UnreadableFile, read_conversations
+    from folio.services.conversations import (
+        CONFIRM_ABOVE,
+        UnreadableFile,
+        count_words,
+        needs_confirming,
+        read_conversations,
+    )
 
     try:
         items = read_conversations(args.file)
     except UnreadableFile as exc:
         return _say(f"folio: cannot read the conversations file {_printable(exc.describe())}. Nothing was sent.", 2)
+    if needs_confirming(len(items)) and not args.yes:
+        return _say(
+            f"folio: {_printable(args.file)} holds {count_words(len(items))}: more than {CONFIRM_ABOVE} are sent "
+            "only with --yes. Nothing was sent.",
+            EXIT_USAGE,
+        )
     from folio import cli
     from folio.config.settings import TOKEN_ENV
 
+    if args.demo:
+        client, demo_org = cli._demo_client()
+        print("The demo sandbox (--demo): nothing sent here is kept after this command.")
+        return asyncio.run(_ingest(client, args.org or demo_org, items))
     settings, resolved = cli._resolve(args, log)
     if resolved.token is None:
         return _say(cli.NO_TOKEN.format(problem=resolved.problem, config=settings.path, env=TOKEN_ENV), 2)
@@ -71,7 +96,7 @@ def run(args: argparse.Namespace, log: DebugLog | None) -> int:
 
 async def _ingest(client: GitBookClient, org_id: str | None, items: list[Any]) -> int:
     from folio.api.errors import ApiError
-    from folio.services.conversations import ConversationsService, IngestReport
+    from folio.services.conversations import ConversationsService, IngestReport, count_words
 
     async with client:
         try:
@@ -80,8 +105,7 @@ async def _ingest(client: GitBookClient, org_id: str | None, items: list[Any]) -
             return _say(f"folio: could not find your organization: {_printable(exc.describe())}", EXIT_FAILED)
         except LookupError as exc:
             return _say(f"folio: {_printable(str(exc))}", EXIT_USAGE)
-        noun = "conversation" if len(items) == 1 else "conversations"
-        print(f"Sending {len(items)} {noun} to organization {_printable(org_id)}:")
+        print(f"Sending {count_words(len(items))} to organization {_printable(org_id)}:")
         report = IngestReport()
         async for outcome in ConversationsService(client).ingest_each(org_id, items):  # one line as each is known
             report.outcomes.append(outcome)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from folio.api import GitBookClient
-from folio.api.errors import BadRequest, Conflict, Forbidden, InvalidRequest, NotFound
+from folio.api.errors import BadRequest, Conflict, Forbidden, InvalidRequest, NotFound, TransportError
 from folio.models.openapi import OpenAPISpec, OpenAPISpecContent, OpenAPISpecVersion
 from folio.sandbox import SandboxState
 
@@ -175,6 +175,20 @@ async def test_put_on_an_existing_spec_answers_200(client: GitBookClient, state:
     assert specs(state)["petstore"]["source"] == {"url": "https://example.com/pets.json"}
 
 
+async def test_a_put_whose_answer_is_lost_is_not_sent_again(state: SandboxState) -> None:
+    # Every PUT that arrives adds a version: the client never repeats one on its own (the caller looks first).
+    from tests.api.test_client_core import faulty, make_client
+
+    app, faults = faulty(state, drop_after_write=1.0)
+    before = len(specs(state)["petstore"]["versions"])
+    sleeps: list[float] = []
+    async with make_client(app, sleeps) as c:
+        with pytest.raises(TransportError):
+            await c.openapi.put(state.demo_org, "petstore", url="https://example.com/pets-once.json")
+    assert len(specs(state)["petstore"]["versions"]) == before + 1
+    assert faults._count == 1 and sleeps == []
+
+
 # --- visibility and delete ----------------------------------------------------------------------------------
 
 
@@ -248,6 +262,8 @@ async def test_unknown_versions_are_not_found(client: GitBookClient, state: Sand
         ("double--dash", {"url": "https://example.com/a.json"}, "slug"),
         ("ok", {"url": "https://example.com/" + "a" * 2030}, "source.url"),
         ("ok", {"url": "not a url"}, "source.url"),
+        ("ok", {"url": "https://exa mple.com/x"}, "source.url"),
+        ("ok", {"url": "https://example.com/a\x07.json"}, "source.url"),
         ("ok", {}, "source"),
         ("ok", {"url": "https://example.com/a.json", "text": YAML}, "source"),
         ("ok", {"text": ""}, "source.text"),
@@ -291,6 +307,8 @@ async def test_visibility_is_checked_before_sending(client: GitBookClient, state
         ("POST", "", {"slug": "ok", "source": {"file": "a.yaml"}}, "source must be one of"),
         ("POST", "", {"slug": "ok", "source": {"url": "https://e.x/" + "a" * 2048}}, "source.url"),
         ("POST", "", {"slug": "ok", "source": {"url": "relative/path"}}, "source.url"),
+        ("POST", "", {"slug": "ok", "source": {"url": "https://exa mple.com/x"}}, "source.url must be a URI"),
+        ("PUT", "/petstore", {"source": {"url": "https://exa mple.com/x"}}, "source.url must be a URI"),
         ("PUT", "/bad--slug", {"source": {"url": "https://e.x/a"}}, "specSlug"),
         ("PUT", "/petstore", {"source": {"text": ""}}, "source.text"),
         ("PATCH", "/petstore", {"visibility": "secret"}, "visibility"),

@@ -18,7 +18,9 @@ from folio.api import GitBookClient, RetryPolicy, Token
 from folio.models.conversation import IMPACTS
 from folio.sandbox import SandboxState, SandboxTransport, create_app
 from folio.services.conversations import (
+    LOST_BUT_ARRIVED,
     NOT_OFFERED,
+    SEND_ATTEMPTS,
     ConversationsService,
     IngestOutcome,
     IngestReport,
@@ -70,7 +72,7 @@ def cluster_id(state: SandboxState, label: str) -> str:
 
 
 def link_change_request(state: SandboxState, cluster: str, status: str | None = None) -> dict[str, Any]:
-    """Link the first change request of the demo organization to ``cluster`` (the seed links none)."""
+    """Link the first change request of the demo organization to ``cluster`` (the seed links one, to another)."""
     spaces = {sid for sid, s in state.spaces.items() if s["organization"] == state.demo_org}
     cr = next(c for c in state.change_requests.values() if c["space"] in spaces and c["status"] in ("open", "draft"))
     cr["conversationsIssuesCluster"] = cluster
@@ -336,6 +338,86 @@ async def test_ingest_file(service: ConversationsService, state: SandboxState, t
     assert report.outcomes[1].why == "conversation: must be an object, not a number"
     with pytest.raises(UnreadableFile):
         await service.ingest_file(state.demo_org, tmp_path / "nope.json")
+
+
+# --- a lost answer is looked for before the conversation is sent again -----------------------------------------
+
+
+class LosesAnswers(httpx.AsyncBaseTransport):
+    """The sandbox, except that the first ``lose`` ingests are cut: ``arrive`` says whether each reached the
+    sandbox before its answer was lost (True: done, answer lost; False: cut before it arrived)."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport, *, lose: int, arrive: bool) -> None:
+        self.inner = inner
+        self.lose = lose
+        self.arrive = arrive
+        self.posts = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method == "POST" and CONVERSATION_ROUTES.match(request.url.path):
+            self.posts += 1
+            if self.lose > 0:
+                self.lose -= 1
+                if self.arrive:
+                    await self.inner.handle_async_request(request)
+                raise httpx.ReadError("connection reset by peer", request=request)
+        return await self.inner.handle_async_request(request)
+
+
+def losing(state: SandboxState, *, lose: int, arrive: bool) -> tuple[GitBookClient, LosesAnswers]:
+    transport = LosesAnswers(SandboxTransport(create_app(state)), lose=lose, arrive=arrive)
+    client = GitBookClient(
+        token=Token(TOKEN), base_url=SANDBOX_URL, transport=transport, retry=RetryPolicy(sleep=_no_sleep)
+    )
+    return client, transport
+
+
+def subjects_in(state: SandboxState) -> list[str]:
+    return sorted(c.get("subject") or "" for c in state.conversations.values() if c["organization"] == state.demo_org)
+
+
+TWIN = {"subject": "Cannot log in", "parts": [{"role": "user", "body": "Same subject, another user."}]}
+WITH_ID = {"id": "t-9", "subject": "Export is slow", "parts": [{"body": "The export takes minutes."}]}
+
+
+async def test_a_lost_answer_that_arrived_is_found_and_not_sent_again(state: SandboxState) -> None:
+    before = subjects_in(state)
+    client, transport = losing(state, lose=10, arrive=True)  # every answer lost, every ingest done
+    async with client:
+        report = await ConversationsService(client).ingest(state.demo_org, [GOOD, TWIN, WITH_ID])
+    assert [(o.sent, o.why) for o in report.outcomes] == [(True, LOST_BUT_ARRIVED)] * 3
+    assert transport.posts == 3  # each sent once: looked for, found
+    assert subjects_in(state) == sorted([*before, "Cannot log in", "Cannot log in", "Export is slow"])
+
+
+async def test_a_lost_answer_without_a_subject_is_found_by_count(state: SandboxState) -> None:
+    before = len(state.conversations)
+    client, transport = losing(state, lose=10, arrive=True)
+    plain = {"parts": [{"body": "No subject here."}]}
+    async with client:
+        report = await ConversationsService(client).ingest(state.demo_org, [GOOD, plain, plain])
+    assert [(o.sent, o.why) for o in report.outcomes] == [(True, LOST_BUT_ARRIVED)] * 3
+    assert transport.posts == 3 and len(state.conversations) == before + 3
+
+
+async def test_a_lost_answer_that_did_not_arrive_is_sent_again_once(state: SandboxState) -> None:
+    before = subjects_in(state)
+    client, transport = losing(state, lose=1, arrive=False)  # the first ingest is cut before it arrives
+    async with client:
+        report = await ConversationsService(client).ingest(state.demo_org, [GOOD, TWIN])
+    assert [(o.sent, o.why) for o in report.outcomes] == [(True, ""), (True, "")]
+    assert transport.posts == 3  # the first looked for, not there, sent again
+    assert subjects_in(state) == sorted([*before, "Cannot log in", "Cannot log in"])
+
+
+async def test_an_ingest_that_never_arrives_stops_after_its_tries(state: SandboxState) -> None:
+    before = subjects_in(state)
+    client, transport = losing(state, lose=10, arrive=False)
+    async with client:
+        report = await ConversationsService(client).ingest(state.demo_org, [GOOD])
+    [outcome] = report.outcomes
+    assert not outcome.sent and f"after each of {SEND_ATTEMPTS} tries: it did not arrive" in outcome.why
+    assert transport.posts == SEND_ATTEMPTS and subjects_in(state) == before
 
 
 # --- a service without conversations -------------------------------------------------------------------------

@@ -16,13 +16,17 @@ from folio.services import Services
 from folio.services.references import (
     POLL_FIRST,
     POLL_MAX,
+    OperationChanges,
     ProcessingWatch,
     SpecFile,
     compare_files,
+    compare_operations,
     display_state,
     file_tree,
     files_of,
+    info_version,
     next_delay,
+    operations,
     processing_report,
     slug_problem,
     url_problem,
@@ -72,6 +76,10 @@ def test_slug_problems(slug: str, problem: str | None) -> None:
         ("example.com/openapi.yaml", "not an absolute URI"),
         ("ftp://example.com/openapi.yaml", "http:// or https://"),
         ("https://example.com/" + "a" * 2030, "too long"),
+        ("https://exa mple.com/x", "has a space at character 12"),
+        ("https://example.com/a\tb.json", "a blank or control character"),
+        ("https://example.com/\x1b[31m.json", "a blank or control character"),
+        (" https://example.com/a.json", "has a space at character 1"),
     ],
 )
 def test_url_problems(url: str, problem: str | None) -> None:
@@ -211,6 +219,74 @@ async def test_versions_newest_first_and_their_files(services: Services, state: 
     changes = await refs.compare(org, "petstore", versions[-1].id, versions[0].id)
     assert [(c.path, c.status) for c in changes] == [("openapi.json", "changed")]
     assert '"1.0.17"' in (changes[0].before or "") and '"1.0.19"' in (changes[0].after or "")
+
+
+async def test_each_version_by_its_own_version_and_two_compared_by_operation(
+    services: Services, state: SandboxState
+) -> None:
+    refs, org = services.references, state.demo_org
+    pets = await refs.versions(org, "petstore")
+    assert await refs.version_labels(org, "petstore", [v.id for v in pets]) == dict(
+        zip([v.id for v in pets], ["1.0.19", "1.0.18", "1.0.17"], strict=True)
+    )
+    billing = await refs.versions(org, "billing-api")  # YAML text
+    labels = await refs.version_labels(org, "billing-api", [v.id for v in billing])
+    assert [labels[v.id] for v in billing] == ["2.4.0", "2.3.0"]
+    assert len(await refs.version_labels(org, "petstore", [v.id for v in pets], most=1)) == 1
+    comparison = await refs.comparison(org, "petstore", pets[-1].id, pets[0].id)
+    assert [(c.path, c.status) for c in comparison.files] == [("openapi.json", "changed")]
+    assert comparison.operations == OperationChanges(
+        added=["GET /pet/findByStatus"], removed=[], changed=["DELETE /pet/{petId}"]
+    )
+
+
+YAML_SPEC = """openapi: 3.1.0
+info:
+  title: Fleet
+  version: '2.0.0' # the release
+paths:
+  /fleets:
+    get:
+      summary: List fleets
+    post:
+      summary: Add a fleet
+  "/fleets/{id}":
+    parameters: []
+    delete:
+      summary: Remove a fleet
+components: {}
+"""
+
+
+def test_info_version_from_json_and_yaml() -> None:
+    assert info_version('{"openapi": "3.1.0", "info": {"title": "x", "version": "4.2"}}') == "4.2"
+    assert info_version('{"openapi": "3.1.0", "info": {"title": "x"}}') is None
+    assert info_version(YAML_SPEC) == "2.0.0"
+    assert info_version("openapi: 3.1.0\npaths: {}\n") is None
+    assert info_version("[" * 5000) is None  # not JSON: no version, no error
+
+
+def test_operations_of_a_yaml_description_and_changes_between_two() -> None:
+    assert operations(YAML_SPEC) == {
+        "GET /fleets": "summary: List fleets",
+        "POST /fleets": "summary: Add a fleet",
+        "DELETE /fleets/{id}": "summary: Remove a fleet",
+    }
+    assert operations("just some text") is None
+    newer = YAML_SPEC.replace("Add a fleet", "Add fleets").replace('  "/fleets/{id}":', "  /boats:")
+    changes = compare_operations([SpecFile("a.yaml", YAML_SPEC, True)], [SpecFile("a.yaml", newer, True)])
+    assert changes == OperationChanges(
+        added=["DELETE /boats"], removed=["DELETE /fleets/{id}"], changed=["POST /fleets"]
+    )
+    assert changes.summary() == (
+        "Operations: 1 added (DELETE /boats) · 1 removed (DELETE /fleets/{id}) · 1 changed (POST /fleets)."
+    )
+    assert OperationChanges([], [], []).summary() == "Operations: none added, removed or changed."
+    many = OperationChanges([f"GET /p{n}" for n in range(5)], [], [])
+    assert many.summary() == "Operations: 5 added (GET /p0, GET /p1, GET /p2, and 2 more)."
+    assert compare_operations([SpecFile("a.txt", "notes", True)], [SpecFile("a.yaml", YAML_SPEC, True)]) is None
+    two = [SpecFile("a.yaml", YAML_SPEC), SpecFile("b.yaml", YAML_SPEC)]  # no entry among several files
+    assert compare_operations(two, two) is None
 
 
 # --- where a spec is used: the cache only -----------------------------------------------------------------------

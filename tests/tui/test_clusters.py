@@ -193,6 +193,21 @@ async def test_linked_change_request_opens_into_review(services: Services, state
         assert opened.cr is not None and (opened.cr.id, opened.cr.number) == (linked["id"], linked["number"])
 
 
+async def test_the_demo_links_a_cluster_to_a_change_request(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    """The seed links one cluster to a change request, so the demo can show a cluster's change requests."""
+    async with open_app(cluster(services, state, "Rate limit errors are unclear")) as (app, pilot):
+        screen = app.screen
+        await keys(pilot, "3")
+        shown = rows(screen.change_requests_list)
+        assert len(shown) == 1 and shown[0][0].endswith("Reorganise troubleshooting")
+        await keys(pilot, "enter")
+        opened = app.screen
+        assert isinstance(opened, ChangeRequestScreen) and opened.cr is not None
+        assert opened.cr.subject == "Reorganise troubleshooting"
+
+
 async def test_mute_from_the_cluster_screen(services: Services, state: SandboxState, open_app: Any) -> None:
     cid = cluster_id(state, LOGIN)
     async with open_app(cluster(services, state)) as (app, pilot):

@@ -13,16 +13,21 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from folio.sandbox import SandboxState
+from folio.api import GitBookClient, RetryPolicy, Token
+from folio.sandbox import SandboxState, SandboxTransport, create_app
 from folio.sandbox.domain.conversations import ingest_conversation
+from folio.sandbox.faults import Faults
 from folio.services import Services
-from folio.services.conversations import NOT_OFFERED
+from folio.services.conversations import CONFIRM_ABOVE, NOT_OFFERED
+from folio.tui.app import FolioApp
+from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.ingest import IngestModal, IngestReportModal
 from folio.tui.screens.cluster import ClusterScreen
 from folio.tui.screens.clusters import ClustersScreen
 from folio.tui.screens.conversation import ConversationScreen
 from folio.tui.screens.conversations import ConversationsScreen
 from folio.tui.widgets.resource_browser import ResourceBrowser
+from tests.conftest import SANDBOX_URL, TOKEN
 from tests.tui.conftest import settle
 from tests.tui.test_clusters import bare_services
 
@@ -184,6 +189,104 @@ async def test_an_unreadable_file_keeps_the_form(
         assert modal.query_one("#field-path", Input).value == str(path)
         assert f"Nothing was sent: {path}: is not JSON" in modal.problem_text
         assert len(state.conversations) == before
+
+
+async def asked(pilot: Pilot[None], key: str) -> ConfirmModal:
+    """Press ``key`` and wait for the question it asks (the send waits for the answer, so its worker is not done:
+    :func:`settle` would wait for it)."""
+    await pilot.press(key)
+    for _ in range(200):
+        if isinstance(pilot.app.screen, ConfirmModal):
+            return pilot.app.screen
+        await pilot.pause()
+    raise AssertionError(f"no question after {key}: {pilot.app.screen!r}")
+
+
+async def test_a_large_file_is_counted_and_sent_only_once_confirmed(
+    services: Services, state: SandboxState, open_app: Any, tmp_path: Path
+) -> None:
+    path = tmp_path / "bulk.json"
+    count = CONFIRM_ABOVE + 1
+    path.write_text(json.dumps([{"subject": f"Bulk {n}", "parts": [{"body": f"Item {n}"}]} for n in range(count)]))
+    before = len(state.conversations)
+    async with open_app(conversations(services, state)) as (app, pilot):
+        await keys(pilot, "i")
+        modal = app.screen
+        assert isinstance(modal, IngestModal)
+        modal.query_one("#field-path", Input).value = str(path)
+        question = await asked(pilot, "ctrl+s")
+        assert question.title_text.plain == f"Send {count} conversations?"
+        assert f"holds {count} conversations, more than {CONFIRM_ABOVE}" in question.body_text.plain
+        await keys(pilot, "n")
+        assert app.screen is modal and len(state.conversations) == before  # nothing sent
+        assert f"Nothing was sent: the {count} conversations of the file were not confirmed" in modal.problem_text
+        assert modal.query_one("#field-path", Input).value == str(path)
+        await asked(pilot, "ctrl+s")
+        await keys(pilot, "y")
+        report = app.screen
+        assert isinstance(report, IngestReportModal)
+        assert text_of(report.query_one(".ingest-report--title", Static)) == f"All {count} conversations sent."
+        assert len(state.conversations) == before + count
+
+
+async def test_a_deeply_nested_file_is_refused_and_keeps_the_form(
+    services: Services, state: SandboxState, open_app: Any, tmp_path: Path
+) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 10_000 + "]" * 10_000)
+    before = len(state.conversations)
+    async with open_app(conversations(services, state)) as (app, pilot):
+        await keys(pilot, "i")
+        modal = app.screen
+        assert isinstance(modal, IngestModal)
+        modal.query_one("#field-path", Input).value = str(path)
+        await keys(pilot, "ctrl+s")
+        assert app.screen is modal and app.is_running
+        assert f"Nothing was sent: {path}: is nested too deeply to read" in modal.problem_text
+        assert len(state.conversations) == before
+
+
+async def test_a_lost_answer_is_looked_for_not_sent_twice(state: SandboxState, tmp_path: Path) -> None:
+    faults = Faults(seed=3)
+    client = GitBookClient(
+        token=Token(TOKEN),
+        base_url=SANDBOX_URL,
+        transport=SandboxTransport(create_app(state, faults=faults)),
+        retry=RetryPolicy(sleep=_no_sleep),
+    )
+    services = Services(client, where="a flaky sandbox")
+    path = tmp_path / "export.json"
+    items = [
+        {"subject": "Dark mode toggle missing", "parts": [{"body": "Where is dark mode?"}]},
+        {"id": "zd-77", "subject": "Search misses new pages", "parts": [{"body": "New pages are not found."}]},
+    ]
+    path.write_text(json.dumps(items))
+    before = len(state.conversations)
+    app = FolioApp(services, start=conversations(services, state))
+    app.animation_level = "none"
+    async with client, app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await keys(pilot, "i")
+        modal = app.screen
+        assert isinstance(modal, IngestModal)
+        modal.query_one("#field-path", Input).value = str(path)
+        faults.drop_after_write = 1.0  # every ingest done, every answer lost
+        await keys(pilot, "ctrl+s")
+        faults.drop_after_write = 0.0
+        report = app.screen
+        assert isinstance(report, IngestReportModal)
+        assert text_of(report.query_one(".ingest-report--title", Static)) == "All 2 conversations sent."
+        assert report.lines == [
+            "sent    1. Dark mode toggle missing — the answer was lost; Folio checked: it arrived, once",
+            "sent    2. Search misses new pages — the answer was lost; Folio checked: it arrived, once",
+        ]
+    subjects = [c["subject"] for c in state.conversations.values()]
+    assert len(state.conversations) == before + 2
+    assert subjects.count("Dark mode toggle missing") == 1 and subjects.count("Search misses new pages") == 1
+
+
+async def _no_sleep(seconds: float) -> None:
+    return None
 
 
 # --- a service without conversations -------------------------------------------------------------------------

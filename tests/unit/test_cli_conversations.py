@@ -13,6 +13,8 @@ import pytest
 from folio import cli
 from folio.config import paths
 from folio.sandbox import SandboxState, SandboxTransport, create_app
+from folio.sandbox.faults import Faults
+from folio.services.conversations import CONFIRM_ABOVE
 from tests.conftest import SANDBOX_URL, TOKEN
 from tests.services.test_conversations_service import WithoutConversations
 
@@ -110,6 +112,25 @@ def test_what_the_service_refuses_is_reported_per_item(
     assert "Export to PDF loses images" not in subjects(state)
 
 
+def test_lost_answers_are_looked_for_and_each_conversation_made_once(
+    state: SandboxState, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    faulty = create_app(state, faults=Faults(drop_after_write=1.0))  # every ingest done, every answer lost
+    monkeypatch.setattr(cli, "transport_factory", lambda base_url: SandboxTransport(faulty))
+    monkeypatch.setenv("GITBOOK_TOKEN", TOKEN)
+    before = len(state.conversations)
+    code = ingest(conversations_file(tmp_path, [GOOD, ALSO_GOOD]), "--org", state.demo_org)
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    assert out.splitlines()[1:] == [
+        "  sent     1. Export to PDF loses images: the answer was lost; Folio checked: it arrived, once",
+        "  sent     2. Search cannot find new pages: the answer was lost; Folio checked: it arrived, once",
+        "All 2 conversations sent.",
+    ]
+    assert len(state.conversations) == before + 2
+    assert subjects(state).count("Export to PDF loses images") == 1
+
+
 @pytest.mark.parametrize(
     ("content", "problem"),
     [
@@ -134,6 +155,64 @@ def test_an_unreadable_file_exits_2_and_sends_nothing(
     assert err.startswith(f"folio: cannot read the conversations file {path}: {problem}")
     assert err.rstrip().endswith("Nothing was sent.")
     assert len(state.hits) == before  # not even a request
+
+
+@pytest.mark.parametrize(("opening", "closing"), [("[", "]"), ('{"a":', "}")])
+def test_a_file_nested_ten_thousand_levels_deep_is_refused_clearly(
+    sandbox: Any,
+    state: SandboxState,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    opening: str,
+    closing: str,
+) -> None:
+    path = conversations_file(tmp_path, opening * 10_000 + "1" + closing * 10_000)
+    before = len(state.hits)
+    code = ingest(path, "--org", state.demo_org)
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.startswith(f"folio: cannot read the conversations file {path}: is nested too deeply to read")
+    assert err.rstrip().endswith("Nothing was sent.") and "Traceback" not in err
+    assert len(state.hits) == before
+
+
+def test_more_than_the_threshold_is_counted_and_needs_yes(
+    sandbox: Any, state: SandboxState, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    many = [{"subject": f"Bulk {n}", "parts": [{"body": f"Item {n}"}]} for n in range(CONFIRM_ABOVE + 1)]
+    path = conversations_file(tmp_path, many)
+    before, hits = len(state.conversations), len(state.hits)
+    code = ingest(path, "--org", state.demo_org)
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.strip() == (
+        f"folio: {path} holds {CONFIRM_ABOVE + 1} conversations: more than {CONFIRM_ABOVE} are sent only with "
+        "--yes. Nothing was sent."
+    )
+    assert len(state.conversations) == before and len(state.hits) == hits
+    assert ingest(path, "--org", state.demo_org, "--yes") == 0
+    out, _ = capsys.readouterr()
+    assert out.splitlines()[0] == f"Sending {CONFIRM_ABOVE + 1} conversations to organization {state.demo_org}:"
+    assert len(state.conversations) == before + CONFIRM_ABOVE + 1
+
+
+def test_the_threshold_itself_needs_no_yes(
+    sandbox: Any, state: SandboxState, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    many = [{"subject": f"Bulk {n}", "parts": [{"body": f"Item {n}"}]} for n in range(CONFIRM_ABOVE)]
+    assert ingest(conversations_file(tmp_path, many), "--org", state.demo_org) == 0
+    assert capsys.readouterr().out.startswith(f"Sending {CONFIRM_ABOVE} conversations")
+
+
+def test_demo_sends_to_the_demo_sandbox_without_a_token(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["--demo", "conversations", "ingest", conversations_file(tmp_path, [GOOD])])
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    lines = out.splitlines()
+    assert lines[0] == "The demo sandbox (--demo): nothing sent here is kept after this command."
+    assert lines[1].startswith("Sending 1 conversation to organization ")
+    assert lines[2:] == ["  sent     1. Export to PDF loses images", "The conversation was sent."]
+    assert "token" not in err
 
 
 def test_the_organization_from_the_profile(

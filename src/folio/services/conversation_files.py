@@ -20,15 +20,35 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 __all__ = [
+    "CONFIRM_ABOVE",
+    "TOO_DEEP",
     "IngestItem",
     "IngestOutcome",
     "IngestReport",
     "UnreadableFile",
     "check_conversation",
     "check_path",
+    "count_words",
     "label_of",
+    "needs_confirming",
     "read_conversations",
 ]
+
+
+CONFIRM_ABOVE = 100
+"""A file of more conversations than this is sent only once its count was shown and confirmed (``--yes`` in the
+command line): a large export sent by mistake cannot be taken back."""
+TOO_DEEP = "is nested too deeply to read (lists or objects inside each other hundreds of levels deep)"
+
+
+def needs_confirming(count: int) -> bool:
+    """Whether sending ``count`` conversations needs them confirmed first (more than :data:`CONFIRM_ABOVE`)."""
+    return count > CONFIRM_ABOVE
+
+
+def count_words(count: int) -> str:
+    """``1 conversation``, ``16,000 conversations``."""
+    return f"{count:,} conversation{'' if count == 1 else 's'}"
 
 
 def check_path(path: str) -> str | None:
@@ -139,6 +159,8 @@ def read_conversations(path: str | Path) -> list[Any]:
         data = json.loads(text)
     except ValueError as exc:
         raise UnreadableFile(path, f"is not JSON ({exc})") from None
+    except RecursionError:
+        raise UnreadableFile(path, TOO_DEEP) from None
     if isinstance(data, dict):
         return [data]
     if isinstance(data, list):

@@ -14,6 +14,7 @@ import the API layer) and say in one plain sentence, :data:`NOT_OFFERED`.
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -24,13 +25,16 @@ from folio.api.errors import ApiError, NotOffered
 from folio.api.limits import LIST_LIMIT_MAX
 from folio.models.conversation import IssuesCluster
 from folio.services.conversation_files import (
+    CONFIRM_ABOVE,
     IngestItem,
     IngestOutcome,
     IngestReport,
     UnreadableFile,
     check_conversation,
     check_path,
+    count_words,
     label_of,
+    needs_confirming,
     read_conversations,
 )
 from folio.services.writes import may_have_reached
@@ -42,7 +46,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CLUSTER_SORTS",
+    "CONFIRM_ABOVE",
+    "LOST_BUT_ARRIVED",
     "NOT_OFFERED",
+    "SEND_ATTEMPTS",
     "ClusterSort",
     "ClusterView",
     "ConversationView",
@@ -54,7 +61,9 @@ __all__ = [
     "UnreadableFile",
     "check_conversation",
     "check_path",
+    "count_words",
     "describe_sources",
+    "needs_confirming",
     "next_sort",
     "next_source",
     "read_conversations",
@@ -64,6 +73,9 @@ __all__ = [
 ]
 
 NOT_OFFERED = "This service does not offer conversations."
+SEND_ATTEMPTS = 3
+"""How many times an ingested conversation is sent when each answer is lost and each look finds it not there."""
+LOST_BUT_ARRIVED = "the answer was lost; Folio checked: it arrived, once"
 PAGE_SIZE = 100
 TREND_WEEKS = 4
 BLOCKS = "▁▂▃▄▅▆▇█"
@@ -272,13 +284,29 @@ class ConversationsService:
 
     async def ingest_each(self, org_id: str, items: Sequence[Any]) -> AsyncIterator[IngestOutcome]:
         """Check each item, send the good ones one by one, and say what became of each as it is known: a bad
-        item or a refusal does not stop the others."""
+        item or a refusal does not stop the others.
+
+        A conversation whose answer was lost is looked for before it is sent again: the conversations listed
+        before the first send are known; one with the item's subject listed now that was not (or was processed
+        again since), beyond those of the items already sent with that subject, is the one that arrived. Only
+        when none is found is it sent again (at most :data:`SEND_ATTEMPTS` times in all)."""
+        look = _Look(self, org_id)
         for position, item in enumerate(items, 1):
             label = label_of(position, item)
             problems = check_conversation(item)
             if problems:
                 yield IngestOutcome(position, label, False, "; ".join(problems))
                 continue
+            await look.prepare()
+            outcome = await self._send_one(org_id, position, label, item, look)
+            if outcome.sent:
+                look.sent(item)
+            yield outcome
+
+    async def _send_one(
+        self, org_id: str, position: int, label: str, item: Mapping[str, Any], look: _Look
+    ) -> IngestOutcome:
+        for attempt in range(1, SEND_ATTEMPTS + 1):
             try:
                 await self._client.conversations.ingest(
                     org_id,
@@ -286,14 +314,41 @@ class ConversationsService:
                     **{key: item[key] for key in ("subject", "id", "metadata") if item.get(key) is not None},
                 )
             except NotOffered:
-                yield IngestOutcome(position, label, False, NOT_OFFERED)
+                return IngestOutcome(position, label, False, NOT_OFFERED)
             except ApiError as exc:
                 why = exc.describe()
-                if may_have_reached(exc):
-                    why += " (the answer was lost: it may have arrived)"
-                yield IngestOutcome(position, label, False, why)
-            else:
-                yield IngestOutcome(position, label, True)
+                if not may_have_reached(exc):
+                    return IngestOutcome(position, label, False, why)
+                try:
+                    arrived = await look.arrived(item)
+                except (ApiError, NotOfferedHere) as failed:
+                    reason = failed.describe()
+                    return IngestOutcome(
+                        position,
+                        label,
+                        False,
+                        f"{why}; it may have arrived and Folio could not check ({reason}): "
+                        "look before sending it again",
+                    )
+                if arrived is None:
+                    return IngestOutcome(
+                        position,
+                        label,
+                        False,
+                        f"{why}; it may have arrived and Folio cannot check: look before sending it again",
+                    )
+                if arrived:
+                    return IngestOutcome(position, label, True, LOST_BUT_ARRIVED)
+                if attempt == SEND_ATTEMPTS:
+                    return IngestOutcome(
+                        position,
+                        label,
+                        False,
+                        f"{why}; Folio checked after each of {SEND_ATTEMPTS} tries: it did not arrive",
+                    )
+                continue  # looked for and not there: sending it again makes it once
+            return IngestOutcome(position, label, True)
+        raise AssertionError("unreachable: every attempt returns")
 
     async def ingest(self, org_id: str, items: Sequence[Any]) -> IngestReport:
         return IngestReport([outcome async for outcome in self.ingest_each(org_id, items)])
@@ -301,6 +356,55 @@ class ConversationsService:
     async def ingest_file(self, org_id: str, path: str | Path) -> IngestReport:
         """Read, check and send a conversations file (raises :class:`UnreadableFile` before sending anything)."""
         return await self.ingest(org_id, read_conversations(str(path).strip() if isinstance(path, str) else path))
+
+
+class _Look:
+    """What an ingest knows to tell a conversation it sent from one that was there before: the conversations
+    listed before its first send, each with when it was processed (None: they could not be read, so a lost
+    answer cannot be checked), and how many of its items of each subject it knows arrived. One that arrived is
+    listed now and was not before, or was processed again (an item with the ``id`` of one there before)."""
+
+    def __init__(self, service: ConversationsService, org_id: str) -> None:
+        self.service = service
+        self.org_id = org_id
+        self.before: dict[str, object] | None = None
+        self.ready = False
+        self.arrived_by_subject: Counter[str] = Counter()
+
+    async def _listed(self) -> list[Conversation]:
+        with _offered():
+            return await self.service._client.conversations.list(self.org_id, limit=LIST_LIMIT_MAX).collect()
+
+    async def prepare(self) -> None:
+        """Read the ids listed now, once, before the first send."""
+        if self.ready:
+            return
+        self.ready = True
+        try:
+            self.before = {c.id: c.processed_at for c in await self._listed()}
+        except (ApiError, NotOfferedHere):
+            self.before = None  # sending still goes; a lost answer then says it cannot be checked
+
+    def sent(self, item: Mapping[str, Any]) -> None:
+        self.arrived_by_subject[_subject(item)] += 1
+
+    async def arrived(self, item: Mapping[str, Any]) -> bool | None:
+        """Whether the item whose answer was lost is listed now (None: there is nothing to compare with). An item
+        without a subject is matched by count alone (a service may give it a subject of its own): any new
+        conversation beyond those of this run's items known to have arrived."""
+        if self.before is None:
+            return None
+        subject = _subject(item)
+        before = self.before
+        new = [c for c in await self._listed() if c.id not in before or before[c.id] != c.processed_at]
+        if not subject:
+            return len(new) > sum(self.arrived_by_subject.values())
+        return sum(1 for c in new if c.subject == subject) > self.arrived_by_subject[subject]
+
+
+def _subject(item: Mapping[str, Any]) -> str:
+    value = item.get("subject")
+    return value if isinstance(value, str) else ""
 
 
 def _or_error(value: Any) -> Any:

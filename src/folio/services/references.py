@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Iterable, Mapping
+import re
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from folio.api import limits
 from folio.api.errors import ApiError, InvalidRequest, NotFound
-from folio.api.resources.openapi import URL_MAX, check_slug
+from folio.api.resources.openapi import check_slug, check_source_url
 from folio.models.openapi import OpenAPISpec, OpenAPISpecContent, OpenAPISpecVersion, OpenAPIVisibility
 
 if TYPE_CHECKING:
@@ -34,23 +35,32 @@ if TYPE_CHECKING:
 __all__ = [
     "POLL_FIRST",
     "POLL_MAX",
+    "Comparison",
     "FileChange",
     "FileNode",
+    "OperationChanges",
     "ProcessingWatch",
     "ReferenceService",
     "SpecFile",
     "Usage",
     "Usages",
     "compare_files",
+    "compare_operations",
     "display_state",
     "file_tree",
     "files_of",
+    "info_version",
     "next_delay",
+    "operations",
     "processing_report",
     "slug_problem",
     "url_problem",
 ]
 
+LABELS_MOST = 50
+"""Versions whose own version string (``info.version``) is read for the versions list, newest first."""
+LABELS_AT_ONCE = 4
+"""Contents read at once for those labels."""
 PAGE_SIZE = 100
 """Specs a request; also the page size the organization screen reads spaces with (its cached pages)."""
 POLL_FIRST = 2.0
@@ -80,11 +90,11 @@ def slug_problem(slug: str) -> str | None:
 
 
 def url_problem(url: str) -> str | None:
-    """What is wrong with a source URL (None: fine): an http(s) URI of at most 2,048 characters."""
+    """What is wrong with a source URL (None: fine): an http(s) URI of at most 2,048 characters, without spaces."""
     if not url.strip():
         return "Write the URL of the OpenAPI description (http:// or https://)."
     try:
-        limits.check_uri("sourceURL", url, max=URL_MAX)
+        check_source_url("sourceURL", url)
     except InvalidRequest as exc:
         return _words(exc, "Source URL")
     if not url.lower().startswith(("http://", "https://")):
@@ -255,6 +265,159 @@ def compare_files(before: Iterable[SpecFile], after: Iterable[SpecFile]) -> list
     return out
 
 
+# --- what a description holds: its own version, its operations -------------------------------------------------
+
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+_TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$")
+_KEY = re.compile(r"^(\s+)(['\"]?)(.+?)\2\s*:\s*(.*?)\s*$")
+
+
+def _scalar(raw: str) -> str:
+    """A YAML scalar as written on its line: without a comment and its quotes."""
+    value = re.sub(r"\s+#.*$", "", raw).strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        value = value[1:-1]
+    return value
+
+
+def _json_document(text: str) -> dict[str, Any] | None:
+    if not text.lstrip().startswith("{"):
+        return None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _yaml_block(text: str, key: str) -> list[str]:
+    """The lines under a top-level ``key:`` of a YAML text (indented, blank and comment lines left out)."""
+    lines: list[str] = []
+    inside = False
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if not line[0].isspace():
+            match = _TOP_KEY.match(line)
+            inside = match is not None and match.group(1) == key and not match.group(2)
+            continue
+        if inside:
+            lines.append(line)
+    return lines
+
+
+def info_version(text: str) -> str | None:
+    """The description's own version (``info.version``) in the text of its entry file (JSON, or YAML read for
+    this one key), or None where it gives none."""
+    document = _json_document(text)
+    if document is not None:
+        info = document.get("info")
+        version = info.get("version") if isinstance(info, dict) else None
+        return str(version) if isinstance(version, str | int | float) and str(version).strip() else None
+    block = _yaml_block(text, "info")
+    if not block:
+        return None
+    depth = len(block[0]) - len(block[0].lstrip())
+    for line in block:
+        match = _KEY.match(line)
+        if match and len(match.group(1)) == depth and match.group(3) == "version":
+            return _scalar(match.group(4)) or None
+    return None
+
+
+def operations(text: str) -> dict[str, str] | None:
+    """The operations of a description as ``{"GET /pets": its text}`` (JSON, or the ``paths`` of a YAML text read
+    by indentation), or None when the text is neither."""
+    document = _json_document(text)
+    if document is not None:
+        paths = document.get("paths")
+        out: dict[str, str] = {}
+        if isinstance(paths, dict):
+            for where, item in paths.items():
+                if isinstance(item, dict):
+                    for method in HTTP_METHODS:
+                        if method in item:
+                            out[f"{method.upper()} {where}"] = json.dumps(item[method], sort_keys=True)
+        return out
+    if not re.search(r"^(openapi|swagger)\s*:", text, re.MULTILINE):
+        return None
+    lines: dict[str, list[str]] = {}
+    path_depth: int | None = None
+    method_depth: int | None = None
+    where = ""
+    current: str | None = None
+    for line in _yaml_block(text, "paths"):
+        depth = len(line) - len(line.lstrip())
+        path_depth = depth if path_depth is None else path_depth
+        match = _KEY.match(line)
+        if depth <= path_depth:
+            where, current, method_depth = (match.group(3) if match else line.strip()), None, None
+            continue
+        method_depth = depth if method_depth is None else method_depth
+        if depth == method_depth:
+            key = match.group(3).lower() if match else ""
+            current = f"{key.upper()} {where}" if key in HTTP_METHODS else None
+            if current is not None:
+                lines[current] = [match.group(4)] if match and match.group(4) else []
+            continue
+        if current is not None:
+            lines[current].append(line.strip())
+    return {operation: "\n".join(text) for operation, text in lines.items()}
+
+
+def _sort_key(operation: str) -> tuple[str, int]:
+    method, _, where = operation.partition(" ")
+    order = HTTP_METHODS.index(method.lower()) if method.lower() in HTTP_METHODS else len(HTTP_METHODS)
+    return where, order
+
+
+@dataclass(frozen=True)
+class OperationChanges:
+    """The operations (method and path) added, removed and changed from one version's description to another."""
+
+    added: list[str]
+    removed: list[str]
+    changed: list[str]
+
+    def summary(self, *, most: int = 3) -> str:
+        """``Operations: 1 added (GET /pets) · 1 changed (DELETE /pet/{petId})``, or that none changed."""
+        parts = []
+        for name, found in (("added", self.added), ("removed", self.removed), ("changed", self.changed)):
+            if found:
+                shown = ", ".join(found[:most]) + (f", and {len(found) - most} more" if len(found) > most else "")
+                parts.append(f"{len(found)} {name} ({shown})")
+        return "Operations: " + (" · ".join(parts) if parts else "none added, removed or changed") + "."
+
+
+def _entry(files: Sequence[SpecFile]) -> SpecFile | None:
+    entry = next((f for f in files if f.entry), None)
+    return entry if entry is not None or len(files) != 1 else files[0]
+
+
+def compare_operations(before: Sequence[SpecFile], after: Sequence[SpecFile]) -> OperationChanges | None:
+    """The operations of the two versions' entry files compared, or None when either cannot be read as a
+    description (no entry file, or neither JSON nor YAML naming ``openapi:``)."""
+    old_entry, new_entry = _entry(before), _entry(after)
+    if old_entry is None or new_entry is None:
+        return None
+    old, new = operations(old_entry.text), operations(new_entry.text)
+    if old is None or new is None:
+        return None
+    return OperationChanges(
+        added=sorted(new.keys() - old.keys(), key=_sort_key),
+        removed=sorted(old.keys() - new.keys(), key=_sort_key),
+        changed=sorted((k for k in old.keys() & new.keys() if old[k] != new[k]), key=_sort_key),
+    )
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two versions compared: each file, and the operations of their entry files (None: not readable)."""
+
+    files: list[FileChange]
+    operations: OperationChanges | None
+
+
 # --- where a spec is used -----------------------------------------------------------------------------------
 
 
@@ -313,8 +476,18 @@ class ReferenceService:
         return await self._client.openapi.create(org_id, slug=slug, url=url)
 
     async def update_source(self, org_id: str, slug: str, url: str) -> OpenAPISpec:
-        """A new source URL (the PUT): a new version, processed again."""
+        """A new source URL (the PUT): a new version, processed again. Sent once: each PUT that arrives adds a
+        version, so a lost answer is looked for (:meth:`find_source`) before the PUT is sent again."""
         return await self._client.openapi.put(org_id, slug, url=url)
+
+    async def find_source(self, org_id: str, slug: str, url: str, *, before: str | None) -> OpenAPISpec | None:
+        """The spec after a new source whose answer was lost, or None when it did not arrive: it arrived when the
+        spec now reads from ``url`` and its latest version is not ``before`` (the latest version when the PUT was
+        sent). The same URL sent again still counts only once it made a version."""
+        found = await self.find(org_id, slug)
+        if found is None or found.source_url != url or found.last_version is None:
+            return None
+        return found if found.last_version != before else None
 
     async def set_visibility(self, org_id: str, slug: str, visibility: OpenAPIVisibility) -> OpenAPISpec:
         return await self._client.openapi.update(org_id, slug, visibility=visibility)
@@ -339,10 +512,33 @@ class ReferenceService:
 
     async def compare(self, org_id: str, slug: str, older: str, newer: str) -> list[FileChange]:
         """The files of two versions side by side: added, removed, changed, the same (``older`` -> ``newer``)."""
+        return (await self.comparison(org_id, slug, older, newer)).files
+
+    async def comparison(self, org_id: str, slug: str, older: str, newer: str) -> Comparison:
+        """``older`` -> ``newer``: their files, and the operations added, removed and changed (method and path)."""
         (_, before), (_, after) = await asyncio.gather(
             self.version_files(org_id, slug, older), self.version_files(org_id, slug, newer)
         )
-        return compare_files(before, after)
+        return Comparison(compare_files(before, after), await asyncio.to_thread(compare_operations, before, after))
+
+    async def version_labels(
+        self, org_id: str, slug: str, version_ids: Sequence[str], *, most: int = LABELS_MOST
+    ) -> dict[str, str]:
+        """The description's own version (``info.version``) of each of the first ``most`` versions, read from
+        their content a few at a time; a version whose content cannot be read or gives none is left out."""
+        gate = asyncio.Semaphore(LABELS_AT_ONCE)
+
+        async def one(version_id: str) -> tuple[str, str | None]:
+            async with gate:
+                try:
+                    _, files = await self.version_files(org_id, slug, version_id)
+                except ApiError:
+                    return version_id, None
+            entry = _entry(files)
+            return version_id, (info_version(entry.text) if entry is not None else None)
+
+        found = await asyncio.gather(*(one(v) for v in version_ids[:most]))
+        return {version_id: label for version_id, label in found if label}
 
     async def usages(self, org_id: str, slug: str) -> Usages:
         """The pages that show the spec, read from the local cache only: the organization's spaces as the

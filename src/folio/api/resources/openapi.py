@@ -23,7 +23,7 @@ from folio.models.openapi import (
     OpenAPIVisibility,
 )
 
-__all__ = ["SLUG_MAX", "OpenAPIResource", "check_slug", "source_body"]
+__all__ = ["SLUG_MAX", "OpenAPIResource", "check_slug", "check_source_url", "source_body"]
 
 SLUG_MAX = 100
 URL_MAX = 2048
@@ -35,6 +35,16 @@ def check_slug(slug: str) -> None:
     limits.check_pattern("slug", slug, "openapi.slug")
 
 
+def check_source_url(field: str, url: str) -> None:
+    """A source URL: an absolute URI of at most 2,048 characters, with no space or control character in it (a URI
+    has none: ``https://exa mple.com/x`` is two words, not an address)."""
+    limits.check_uri(field, url, max=URL_MAX)
+    bad = next((i for i, c in enumerate(url) if c.isspace() or ord(c) < 32 or ord(c) == 127), None)
+    if bad is not None:
+        what = "a space" if url[bad] == " " else "a blank or control character"
+        raise InvalidRequest(field, f"has {what} at character {bad + 1}", "uri with no spaces, at most 2048 characters")
+
+
 def source_body(
     url: str | None = None, text: str | None = None, source: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -44,7 +54,7 @@ def source_body(
         problem = "is missing" if not given else "is given more than once (" + ", ".join(given) + ")"
         raise InvalidRequest("source", problem, "exactly one of url, text or source")
     if url is not None:
-        limits.check_uri("source.url", url, max=URL_MAX)
+        check_source_url("source.url", url)
         return {"url": url}
     if text is not None:
         limits.check_length("source.text", text, min=1)
@@ -52,7 +62,7 @@ def source_body(
     assert source is not None
     out = dict(source)
     if "url" in out:
-        limits.check_uri("source.url", out["url"], max=URL_MAX)
+        check_source_url("source.url", out["url"])
     return out
 
 
@@ -92,9 +102,10 @@ class OpenAPIResource(Resource):
         """Create the spec with this slug, or give it a new source (which makes a new version)."""
         check_slug(slug)
         payload = {"source": source_body(url, text, source)}
-        # Safe to send twice: the slug names the spec, so a repeat at worst adds an identical version.
+        # Not sent again by the client when its answer is lost: every PUT that arrives adds a version, so a
+        # repeat adds one more. The caller looks (``lastVersion``) before sending it again.
         return await self._send(
-            OpenAPISpec, "PUT", path("/orgs/{}/openapi/{}", organization_id, slug), payload, idempotent=True
+            OpenAPISpec, "PUT", path("/orgs/{}/openapi/{}", organization_id, slug), payload, idempotent=False
         )
 
     async def delete(self, organization_id: str, slug: str) -> None:

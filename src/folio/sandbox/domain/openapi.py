@@ -173,6 +173,8 @@ def check_uri(name: str, value: Any) -> str:
     parts = urlsplit(value)
     if not parts.scheme or not parts.netloc:
         raise bad_request(f"{name} must be an absolute URI")
+    if any(c.isspace() or ord(c) < 32 or ord(c) == 127 for c in value):
+        raise bad_request(f"{name} must be a URI: it has a space or a control character")
     return value
 
 

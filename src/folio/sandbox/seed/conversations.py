@@ -1,6 +1,7 @@
 """Seed: issues clusters, conversations and their issues of the demo organization, ingested as the POST route
 ingests them (:func:`folio.sandbox.domain.conversations.ingest_conversation`), over pulses that follow a trend
-per cluster (:data:`PULSE_TRENDS`). ``scale`` ingests that many more conversations."""
+per cluster (:data:`PULSE_TRENDS`); one cluster is linked to a change request (:data:`LINKED`), so a cluster's
+change requests can be tried in the demo. ``scale`` ingests that many more conversations."""
 
 from __future__ import annotations
 
@@ -68,6 +69,8 @@ CONVERSATIONS = [
     ("intercom", "Invoice address change", "How do I change the billing address on our invoices?"),
 ]
 ANSWER = "Thanks, I have passed this to the documentation team."
+LINKED = ("Rate limit errors are unclear", "Reorganise troubleshooting")
+"""(cluster label, change request subject): the seeded change request that answers the cluster."""
 
 
 def _message(role: str, text: str) -> dict[str, str]:
@@ -103,6 +106,7 @@ def seed(state: SandboxState, *, scale: int = 0) -> None:
         summary = f"Users report: {label.lower()}."
         new_cluster(state, org, label, impact=impact, keywords=keywords.split(), icon=icon, muted=muted,
                     pulse=pulse, at=state.clock.iso(opened), summary=summary)  # fmt: skip
+    _link(state, org, *LINKED)
     for n, (source, subject, text) in enumerate(CONVERSATIONS):
         at = now - timedelta(days=len(CONVERSATIONS) - n, hours=n)
         metadata = {
@@ -118,3 +122,12 @@ def seed(state: SandboxState, *, scale: int = 0) -> None:
         body = {"subject": f"{subject} #{n}", "parts": [_message("user", text)],
                 "metadata": {"attributes": {"source": source}}}  # fmt: skip
         ingest_conversation(state, org, body, at=now - timedelta(minutes=5 * n + 1))
+
+
+def _link(state: SandboxState, org: str, label: str, subject: str) -> None:
+    """Link the demo organization's change request ``subject`` to its cluster ``label`` (when both are seeded)."""
+    cluster = next((c for c in state.clusters.values() if c["organization"] == org and c["label"] == label), None)
+    spaces = {sid for sid, s in state.spaces.items() if s["organization"] == org}
+    change = next((c for c in state.change_requests.values() if c["space"] in spaces and c["subject"] == subject), None)
+    if cluster is not None and change is not None:
+        change["conversationsIssuesCluster"] = cluster["id"]

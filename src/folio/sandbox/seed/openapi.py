@@ -1,11 +1,11 @@
 """Seed: imported OpenAPI specs of the demo organization with their versions (their life is in
 :mod:`folio.sandbox.domain.openapi`).
 
-Demo data: ``petstore`` (public, three versions), ``billing-api`` (from text, two versions),
-``partner-gateway`` (its last fetch timed out: ``FETCH_TIMEOUT`` with ``lastProcessedErrors``), ``search-v2``
-(updated 6 seconds before the seed's now and not read since: stored ``pending``, its processing ends at the
-seed's now, so the first read completes it). ``scale`` adds that many processed specs
-``generated-00000``...
+Demo data: ``petstore`` (public, three versions, each with operations added or changed), ``billing-api`` (from
+text, two versions), ``partner-gateway`` (its last fetch timed out: ``FETCH_TIMEOUT`` with
+``lastProcessedErrors``), ``search-v2`` (updated 6 seconds before the seed's now and not read since: stored
+``pending``, its processing ends at the seed's now, so the first read completes it). ``scale`` adds that many
+processed specs ``generated-00000``...
 """
 
 from __future__ import annotations
@@ -30,15 +30,18 @@ paths:
 
 
 def _petstore(version: str) -> Record:
-    return {
-        "openapi": "3.0.3",
-        "info": {"title": "Swagger Petstore", "version": version},
-        "paths": {
-            "/pet": {"post": {"summary": "Add a new pet"}, "put": {"summary": "Update an existing pet"}},
-            "/pet/{petId}": {"get": {"summary": "Find pet by ID"}, "delete": {"summary": "Delete a pet"}},
-            "/store/inventory": {"get": {"summary": "Returns pet inventories by status"}},
-        },
+    """The petstore's description at ``version``: 1.0.18 adds ``GET /pet/findByStatus``; 1.0.19 also rewords the
+    summary of ``DELETE /pet/{petId}`` (so comparing versions shows operations added and changed)."""
+    paths: Record = {
+        "/pet": {"post": {"summary": "Add a new pet"}, "put": {"summary": "Update an existing pet"}},
+        "/pet/{petId}": {"get": {"summary": "Find pet by ID"}, "delete": {"summary": "Delete a pet"}},
+        "/store/inventory": {"get": {"summary": "Returns pet inventories by status"}},
     }
+    if version >= "1.0.18":
+        paths["/pet/findByStatus"] = {"get": {"summary": "Finds pets by status"}}
+    if version >= "1.0.19":
+        paths["/pet/{petId}"]["delete"] = {"summary": "Deletes a pet and its photos"}
+    return {"openapi": "3.0.3", "info": {"title": "Swagger Petstore", "version": version}, "paths": paths}
 
 
 def seed(state: SandboxState, *, scale: int = 0) -> None:

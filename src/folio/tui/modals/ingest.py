@@ -1,14 +1,16 @@
-"""Ingesting a file of conversations from the TUI: the form asks for the path (checked as you type), sends each
-conversation of the file (each checked first; a bad one does not stop the others), and the report says, item by
-item, what was sent and what was refused and why.
+"""Ingesting a file of conversations from the TUI: the form asks for the path (checked as you type), reads the file
+and says how many conversations it holds (more than ``CONFIRM_ABOVE`` are sent only once confirmed), sends each (each
+checked first; a bad one does not stop the others; a lost answer looked for before it is sent again), and the report
+says, item by item, what was sent and what was refused and why.
 
-IngestModal         the path -> :class:`~folio.services.conversations.IngestReport` | None; an unreadable file
-                    keeps the form open with the path and says why
+IngestModal         the path -> :class:`~folio.services.conversations.IngestReport` | None; an unreadable file, or
+                    a large one not confirmed, keeps the form open with the path and says why
 IngestReportModal   one line per item: sent, or refused with why
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -19,14 +21,34 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from folio.services.conversations import IngestOutcome, IngestReport, check_path
+from folio.services.conversations import (
+    CONFIRM_ABOVE,
+    IngestOutcome,
+    IngestReport,
+    check_path,
+    count_words,
+    needs_confirming,
+    read_conversations,
+)
+from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.form import NOT_CHECKED, Field, FormModal
 from folio.tui.safe import safe
 
 if TYPE_CHECKING:
     from folio.services.conversations import ConversationsService
 
-__all__ = ["IngestModal", "IngestReportModal", "outcome_line"]
+__all__ = ["IngestModal", "IngestReportModal", "NotConfirmed", "outcome_line"]
+
+
+class NotConfirmed(Exception):
+    """A file of more than ``CONFIRM_ABOVE`` conversations whose sending was not confirmed: nothing was sent."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        return f"the {count_words(self.count)} of the file were not confirmed"
 
 
 class IngestModal(FormModal[IngestReport]):
@@ -36,7 +58,8 @@ class IngestModal(FormModal[IngestReport]):
     INTRO = (
         "A JSON file holding one conversation or a list of them, as the API takes them: "
         '{"subject": …, "id": …, "metadata": {"url", "attributes", "createdAt"}, "parts": [{"role", "body"}]}. '
-        "Each is checked before it is sent; a bad one does not stop the others."
+        "Each is checked before it is sent; a bad one does not stop the others. "
+        f"More than {CONFIRM_ABOVE} are sent only once you confirm their count."
     )
     FIELDS = (Field("path", "File", placeholder="~/exports/conversations.json"),)
     SEND_LABEL = "Send"
@@ -52,7 +75,25 @@ class IngestModal(FormModal[IngestReport]):
         return {"path": problem} if problem else {}
 
     async def submit(self, values: Mapping[str, Any]) -> IngestReport:
-        return await self.conversations.ingest_file(self.org_id, str(values["path"]))
+        path = str(values["path"]).strip()
+        self.say(Content("Reading the file…"))
+        items = await asyncio.to_thread(read_conversations, path)
+        count = len(items)
+        if needs_confirming(count):
+            question = ConfirmModal(
+                f"Send {count_words(count)}?",
+                safe(
+                    f"{path} holds {count_words(count)}, more than {CONFIRM_ABOVE}. Each is checked, then sent one "
+                    "by one; what was sent cannot be taken back.",
+                    limit=600,
+                ),
+                accept_key="y",
+                accept_label="Send them",
+            )
+            if not await self.app.push_screen_wait(question):
+                raise NotConfirmed(count)
+        self.say(Content(f"Sending {count_words(count)}…"))
+        return await self.conversations.ingest(self.org_id, items)
 
     async def find_sent(self, values: Mapping[str, Any]) -> Any:
         # Never reached: a lost answer is one item's outcome in the report, not a failure of the form.

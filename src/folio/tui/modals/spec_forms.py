@@ -82,9 +82,13 @@ class SpecSourceForm(FormModal[OpenAPISpec]):
         return {"url": problem} if problem else {}
 
     async def submit(self, values: Mapping[str, Any]) -> OpenAPISpec:
+        # The version the spec has at the moment of sending: what a lost answer's new version is told from.
+        self.spec = await self.references.get(self.org_id, self.spec.slug)
         return await self.references.update_source(self.org_id, self.spec.slug, values["url"])
 
     async def find_sent(self, values: Mapping[str, Any]) -> OpenAPISpec | None:
-        # A PUT may be sent twice safely; it is done when the spec names the new URL.
-        found = await self.references.find(self.org_id, self.spec.slug)
-        return found if found is not None and found.source_url == values["url"] else None
+        # Each PUT that arrives makes a version: it was done when the spec has a version other than the one it
+        # had when it was sent, read from this URL.
+        return await self.references.find_source(
+            self.org_id, self.spec.slug, values["url"], before=self.spec.last_version
+        )

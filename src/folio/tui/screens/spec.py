@@ -1,11 +1,13 @@
 """An OpenAPI spec's versions, and a version's files.
 
-SpecScreen          the spec in a line, where it is used (from cached pages), its versions newest first with the
-                    latest marked; ``enter`` opens a version's files, ``space`` marks a version and ``d`` on
-                    another compares the two
+SpecScreen          the spec in a line, where it is used (from cached pages), its versions newest first, each by
+                    its description's own version (``info.version``) and its id, the latest marked; ``enter``
+                    opens a version's files, ``space`` marks a version (and moves down) and ``d`` on another
+                    compares the two
 SpecVersionScreen   a version's files as a tree beside the file under the cursor (shown as text, drawn a
-                    screenful at a time); or, comparing two versions, the files added, removed and changed
-                    beside the diff of the one under the cursor (``s`` side by side, ``n``/``N`` next change)
+                    screenful at a time); or, comparing two versions, the operations (method and path) added,
+                    removed and changed, then the files added, removed and changed beside the diff of the one
+                    under the cursor (``s`` side by side, ``n``/``N`` next change)
 """
 
 from __future__ import annotations
@@ -70,7 +72,8 @@ class VersionsPanel(ResourcePanel["OpenAPISpecVersion"]):
 
     COLUMNS = (
         Column("mark", "", 2),
-        Column("version", "Version", 22),
+        Column("version", "Version", 12),
+        Column("id", "Id", 10),
         Column("created", "Created", 11),
         Column("latest", "", 7),
         Column("url", "Where it is read from"),
@@ -89,6 +92,8 @@ class VersionsPanel(ResourcePanel["OpenAPISpecVersion"]):
         self.slug = slug
         self.spec: OpenAPISpec | None = None
         self.marked: str | None = None
+        self.labels: dict[str, str] = {}
+        """Each version's own version string (the description's ``info.version``), once its content was read."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="spec-summary")
@@ -114,6 +119,7 @@ class VersionsPanel(ResourcePanel["OpenAPISpecVersion"]):
             key=version.id,
             cells=[
                 "\u25cf" if version.id == self.marked else "",
+                safe(self.labels[version.id], limit=40) if version.id in self.labels else format.DASH,
                 safe(version.id, limit=40),
                 format.ago(version.created_at),
                 "latest" if version.id == self.latest else "",
@@ -152,6 +158,16 @@ class VersionsPanel(ResourcePanel["OpenAPISpecVersion"]):
         if complete and self.marked is not None and all(v.id != self.marked for v in items):
             self.marked = None
         self.draw_hint()
+        if complete and any(v.id not in self.labels for v in items):
+            self._read_labels([v.id for v in items])
+
+    @work(exclusive=True, group="spec-version-labels", exit_on_error=False)
+    async def _read_labels(self, version_ids: list[str]) -> None:
+        """Each version's ``info.version``, read from its content (a version that gives none keeps a dash)."""
+        labels = await self.services.references.version_labels(self.org_id, self.slug, version_ids)
+        if labels.items() - self.labels.items():
+            self.labels.update(labels)
+            self._redraw()
 
     def _redraw(self) -> None:
         self.browser.set_rows([self.row(v) for v in self.items], staged=False)
@@ -170,10 +186,14 @@ class VersionsPanel(ResourcePanel["OpenAPISpecVersion"]):
             line.update(safe(text, limit=600))
 
     def action_mark(self) -> None:
+        """Mark or unmark the version under the cursor and move down one row (as marking members does)."""
         version = self.current
         if version is not None:
             self.marked = None if self.marked == version.id else version.id
             self._redraw()
+            self.browser.list.action_cursor_down()
+            self.draw_hint()
+            self.screen.refresh_bindings()
 
     def action_compare(self) -> None:
         version = self.current
@@ -328,10 +348,16 @@ class SpecVersionScreen(FolioScreen):
         """The list's rows, read through the service (the files panel's fetch)."""
         refs = self.services.references
         if self.base:
-            changes = await refs.compare(self.org_id, self.slug, self.base, self.version_id)
+            comparison = await refs.comparison(self.org_id, self.slug, self.base, self.version_id)
+            changes = comparison.files
             counts = {k: sum(1 for c in changes if c.status == k) for k in ("changed", "added", "removed", "same")}
             words = ", ".join(f"{n} {k}" for k, n in counts.items() if n) or "no file"
-            self._say(f"From {short(self.base)} to {short(self.version_id)}: {words}.")
+            operations = (
+                comparison.operations.summary()
+                if comparison.operations is not None
+                else "Operations: not compared (an entry file is not a description Folio can read)."
+            )
+            self._say(f"From {short(self.base)} to {short(self.version_id)}: {words}.\n{operations}")
             return [FileRow(c.path, change=c) for c in changes]
         self.content, files = await refs.version_files(self.org_id, self.slug, self.version_id)
         by_path = {f.path: f for f in files}
@@ -340,7 +366,7 @@ class SpecVersionScreen(FolioScreen):
         return [FileRow(path, file=by_path.get(path)) for path, _name, _depth, _folder in file_tree(by_path)]
 
     def _say(self, text: str) -> None:
-        self.query_one("#version-summary", Static).update(safe(text, limit=600))
+        self.query_one("#version-summary", Static).update(safe(text, limit=900, multiline=True))
 
     @on(ResourceList.Highlighted)
     def _highlighted(self, event: ResourceList.Highlighted) -> None:
