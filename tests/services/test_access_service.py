@@ -251,3 +251,11 @@ async def test_agent_instructions_round_trip(access: AccessService, state: Sandb
     assert state.agent_instructions[state.demo_org]["updatedBy"] == state.default_user
     assert await access.find_instructions(state.demo_org, "Be brief.\nCite the API reference.") is not None
     assert await access.find_instructions(state.demo_org, "Something else") is None
+
+
+def test_the_seeded_active_provider_has_a_real_certificate(state: SandboxState) -> None:
+    okta = providers(state)["Okta"]
+    info = read_certificate(str(okta["certificate"]))
+    assert "CN=northwind.okta.com" in info.subject and not info.expired(FROZEN_AT)
+    said, warn = certificate_note(info, FROZEN_AT)
+    assert said.startswith(info.subject + ": valid until") and not warn
