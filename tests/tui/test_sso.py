@@ -67,11 +67,15 @@ async def test_providers_their_service_side_and_the_sign_in_options(
         detail = text_of(screen.query_one("#sso-detail", Static))
         okta = providers(state)["Okta"]
         assert f"/__/auth/saml/{state.demo_org}/{okta['id']}/acs" in detail
-        assert "not an X.509 certificate" in detail  # the seeded certificate is not one: said, not hidden
+        assert "CN=northwind.okta.com,O=Okta: valid until" in detail  # the seeded certificate is a real one
+        assert "not an X.509 certificate" not in detail
         await keys(pilot, "j")
         assert "pending (needs entity ID, certificate)" in text_of(screen.query_one("#sso-detail", Static))
         await keys(pilot, "k", "y")
         assert isinstance(app.screen, ChoiceModal)
+        said = " ".join(text_of(s) for s in app.screen.query(Static))
+        assert said.count("enter") == 1 and said.count("esc closes") == 1  # the hint, said once
+        assert "saves" not in said and "sends" not in said  # it copies: nothing is sent
         await keys(pilot, "enter")  # the first choice: the ACS URL
         assert app.clipboard.endswith(f"/{okta['id']}/acs") and app.clipboard.startswith("https://")
         await keys(pilot, "2")
