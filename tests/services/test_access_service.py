@@ -259,3 +259,34 @@ def test_the_seeded_active_provider_has_a_real_certificate(state: SandboxState) 
     assert "CN=northwind.okta.com" in info.subject and not info.expired(FROZEN_AT)
     said, warn = certificate_note(info, FROZEN_AT)
     assert said.startswith(info.subject + ": valid until") and not warn
+
+
+# --- control characters are refused before sending, and by the sandbox -------------------------------------------
+
+
+@pytest.mark.parametrize(("bad", "name"), [("\x1b[31m", "ESC"), ("\x07", "BEL"), ("\x00", "NUL")])
+def test_control_characters_are_refused_before_sending(bad: str, name: str) -> None:
+    assert check_sso_url(f"https://idp.example.com/{bad}sso") == f"Holds a control character ({name}): remove it."
+    assert "Holds a control character" in (check_org_setting("title", f"North{bad}wind") or "")
+    good = {"label": "Okta", "sso_url": "https://idp.example.com/sso"}
+    assert set(check_provider({**good, "label": f"Ok{bad}ta", "entity_id": f"urn:{bad}"})) == {"label", "entity_id"}
+
+
+@pytest.mark.parametrize(
+    ("where", "body"),
+    [
+        ("saml", {"label": "Bell", "ssoURL": "https://idp.example.com/\x07sso"}),
+        ("saml", {"label": "Esc", "ssoURL": "https://idp.example.com/\x1b[2Jsso"}),
+        ("org", {"title": "North\x00wind"}),
+        ("org", {"title": "North\x1b[31mwind"}),
+    ],
+)
+async def test_the_sandbox_refuses_control_characters(
+    client: GitBookClient, state: SandboxState, where: str, body: dict[str, str]
+) -> None:
+    before_saml, before_title = dict(state.saml), state.orgs[state.demo_org]["title"]
+    method, url = ("POST", f"/orgs/{state.demo_org}/saml") if where == "saml" else ("PATCH", f"/orgs/{state.demo_org}")
+    with pytest.raises(errors.BadRequest) as raised:
+        await client.request(method, url, json=body)
+    assert "control characters" in str(raised.value)
+    assert state.saml == before_saml and state.orgs[state.demo_org]["title"] == before_title

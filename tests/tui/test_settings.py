@@ -82,6 +82,22 @@ async def test_a_hostname_of_two_characters_is_refused_before_sending(
     assert state.orgs[state.demo_org]["hostname"] == "northwind"
 
 
+async def test_a_title_with_control_characters_is_refused_under_the_field(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    async with open_app(settings(services, state)) as (app, pilot):
+        await open_setting(pilot, app.screen, "title")
+        form = app.screen
+        assert isinstance(form, OrgSettingForm)
+        form.query_one("#field-value", Input).value = "North\x00wind\x1b[2J"  # pasted: NUL and ESC
+        await keys(pilot, "ctrl+s")
+        assert app.screen is form
+        problem = str(form.query_one("#problem-value", Static).render())
+        assert "Holds a control character (NUL): remove it." in problem
+        assert form.query_one("#field-value", Input).value == "North\x00wind\x1b[2J"  # kept as typed
+    assert state.orgs[state.demo_org]["title"] == "Northwind Labs"
+
+
 async def test_sso_enforcement_is_confirmed_by_typing_the_title(
     services: Services, state: SandboxState, open_app: Any
 ) -> None:

@@ -17,7 +17,7 @@ from folio.models.common import ROLES
 from folio.models.organization import Organization
 from folio.models.site import Site
 from folio.services import format
-from folio.services.access_saml import NO_ROLE, NONE, URI_MAX
+from folio.services.access_saml import NO_ROLE, NONE, URI_MAX, control_character
 
 __all__ = [
     "OrgSetting",
@@ -225,6 +225,8 @@ def org_settings(org: Organization, sites: Sequence[Site] = ()) -> list[OrgSetti
 def check_org_setting(key: str, value: Any) -> str | None:
     """What breaks a limit of the spec in the value typed for ``key`` (None: it may be sent)."""
     text = value if isinstance(value, str) else ""
+    if key in ("title", "hostname", "logo") and control_character(text):
+        return control_character(text)
     match key:
         case "title":
             return None if 2 <= len(text) <= 255 else "2 to 255 characters."
