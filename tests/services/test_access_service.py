@@ -17,7 +17,9 @@ from cryptography.x509.oid import NameOID
 from folio.api import GitBookClient, Token, errors
 from folio.models.organization import Organization
 from folio.sandbox import SandboxState, SandboxTransport, create_app
+from folio.sandbox.faults import Faults
 from folio.services import Services
+from folio.services.writes import may_have_reached
 from folio.services.access import (
     NO_ROLE,
     NONE,
@@ -60,6 +62,16 @@ def make_certificate(*, days: int = 365, cn: str = "idp.example.com", der: bool 
 @pytest.fixture(autouse=True)
 def frozen(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("folio.services.format.now", lambda: FROZEN_AT)
+
+
+@pytest.fixture
+def faults() -> Faults:
+    return Faults()  # all off: a test turns one on for a moment
+
+
+@pytest.fixture
+def app(state: SandboxState, faults: Faults):  # type: ignore[no-untyped-def]
+    return create_app(state, faults=faults)
 
 
 @pytest.fixture
@@ -174,7 +186,8 @@ async def test_create_update_delete_a_provider(access: AccessService, state: San
         {"label": "Auth0", "sso_url": "https://acme.auth0.com/sso", "entity_id": "urn:auth0", "certificate": cert},
     )
     assert created.status == "active" and providers(state)["Auth0"]["certificate"] == cert.strip()
-    assert await access.find_provider(state.demo_org, {"label": "Auth0", "sso_url": "https://acme.auth0.com/sso"})
+    sent = {"label": "Auth0", "sso_url": "https://acme.auth0.com/sso", "entity_id": "urn:auth0", "certificate": cert}
+    assert await access.find_provider(state.demo_org, sent) == created
     updated = await access.update_provider(state.demo_org, created.id, {"label": "Auth0 (prod)"})
     assert updated.label == "Auth0 (prod)" and providers(state)["Auth0 (prod)"]["entityID"] == "urn:auth0"
     logins = await access.logins(state.demo_org)
@@ -290,3 +303,56 @@ async def test_the_sandbox_refuses_control_characters(
         await client.request(method, url, json=body)
     assert "control characters" in str(raised.value)
     assert state.saml == before_saml and state.orgs[state.demo_org]["title"] == before_title
+
+
+# --- lost answers: what is true is read, never guessed ----------------------------------------------------------
+
+
+async def test_a_lost_create_is_not_found_in_a_provider_that_existed_before(
+    access: AccessService, state: SandboxState, faults: Faults
+) -> None:
+    okta = providers(state)["Okta"]
+    values = {
+        "label": "Okta",
+        "sso_url": okta["ssoURL"],
+        "entity_id": "http://www.okta.com/exk4northwind-2",
+        "certificate": make_certificate(cn="okta-2.test"),
+    }
+    # Same label and URL as the seeded Okta, not its certificate nor its entity ID: not the same provider.
+    assert await access.find_provider(state.demo_org, values) is None
+    # An older provider holding every field sent is not the one either: it existed before the send.
+    okta["entityID"], okta["certificate"] = values["entity_id"], values["certificate"].strip()
+    before = set(state.saml)
+    faults.drop_after_write = 1.0  # applied, its answer lost
+    with pytest.raises(errors.ApiError) as lost:
+        await access.create_provider(state.demo_org, values)
+    faults.drop_after_write = 0.0
+    assert may_have_reached(lost.value)
+    [new] = set(state.saml) - before
+    found = await access.find_provider(state.demo_org, values)
+    assert found is not None and found.id == new != okta["id"]
+    assert found.entity_id == values["entity_id"] and found.certificate == values["certificate"].strip()
+
+
+async def test_a_found_provider_without_the_certificate_sent_is_not_the_same(
+    access: AccessService, state: SandboxState
+) -> None:
+    values = {"label": "Auth0", "sso_url": "https://acme.auth0.com/sso", "entity_id": "urn:auth0"}
+    await access.create_provider(state.demo_org, values)  # made without a certificate
+    assert await access.find_provider(state.demo_org, values) is not None
+    assert await access.find_provider(state.demo_org, {**values, "certificate": make_certificate()}) is None
+    assert await access.find_provider(state.demo_org, {**values, "entity_id": "urn:other"}) is None
+
+
+async def test_a_delete_whose_answer_was_lost_says_it_was_deleted(
+    access: AccessService, state: SandboxState, faults: Faults
+) -> None:
+    okta = providers(state)["Okta"]["id"]
+    faults.drop_after_write = 1.0  # every answer to a write is lost: the client's own re-send meets a 404
+    await access.delete_provider(state.demo_org, okta)  # no error: it is gone, as was asked
+    faults.drop_after_write = 0.0
+    assert okta not in state.saml
+    entra = providers(state)["Entra ID (testing)"]["id"]
+    del state.saml[entra]  # gone already (the first answer was lost, the re-send is a 404): reading confirms it
+    await access.delete_provider(state.demo_org, entra)
+    assert len(providers(state)) == 0

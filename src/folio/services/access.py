@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from folio.api import limits
+from folio.api import errors, limits
 from folio.api.errors import InvalidRequest
 from folio.models.agent import AgentInstructions
 from folio.models.common import Document
@@ -52,6 +52,7 @@ from folio.services.access_saml import (
     provider_kwargs,
     read_certificate,
 )
+from folio.services.writes import may_have_reached
 
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
@@ -83,6 +84,15 @@ __all__ = [
     "why_not_admin",
     "why_not_join",
 ]
+
+
+def _comparable(kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """A provider's non-empty fields, its certificate without line breaks (a service may wrap it otherwise)."""
+    out = dict(kwargs)
+    if isinstance(out.get("certificate"), str):
+        out["certificate"] = "".join(out["certificate"].split())
+    return out
+
 
 # --- agent instructions ----------------------------------------------------------------------------------------
 
@@ -123,6 +133,9 @@ class AccessService:
     def __init__(self, client: GitBookClient, services: Services) -> None:
         self._client = client
         self._services = services
+        self._providers_before: dict[str, set[str]] = {}
+        """Per organization: the ids of its providers just before the last create was sent (a provider the
+        finder may take for that create is none of these)."""
 
     # -- the organization and its settings ------------------------------------------------------------------------
 
@@ -206,9 +219,12 @@ class AccessService:
             raise InvalidRequest(field, problem.rstrip("."), "see the form")
 
     async def create_provider(self, org_id: str, values: Mapping[str, Any]) -> SamlProvider:
-        """Add a provider from its form's values (checked first: nothing is sent when one breaks a rule)."""
+        """Add a provider from its form's values (checked first: nothing is sent when one breaks a rule). The
+        providers that exist before it is sent are noted, so that :meth:`find_provider` never takes one of them
+        for it after a lost answer."""
         self._checked(values)
         kwargs = provider_kwargs(values, create=True)
+        self._providers_before[org_id] = {p.id async for page in self.providers_pages(org_id) for p in page}
         provider = await self._client.saml.create(org_id, **kwargs)
         self._services.changes.bump(("saml", org_id))
         return provider
@@ -222,17 +238,35 @@ class AccessService:
         return provider
 
     async def delete_provider(self, org_id: str, provider_id: str) -> None:
-        await self._client.saml.delete(org_id, provider_id)
+        """Delete a provider. When the answer was lost (the client's own re-send then meets a 404, or no answer
+        came back at all), the provider is read: gone means it was deleted; still there raises the error."""
+        try:
+            await self._client.saml.delete(org_id, provider_id)
+        except errors.ApiError as exc:
+            if not (isinstance(exc, errors.NotFound) or may_have_reached(exc)):
+                raise
+            if await self._provider_exists(org_id, provider_id):
+                raise
         self._services.changes.bump(("saml", org_id))
 
+    async def _provider_exists(self, org_id: str, provider_id: str) -> bool:
+        try:
+            await self._client.saml.get(org_id, provider_id)
+        except errors.NotFound:
+            return False
+        return True
+
     async def find_provider(self, org_id: str, values: Mapping[str, Any]) -> SamlProvider | None:
-        """After a lost answer: a provider with the label and SSO URL that were sent (the newest), or None."""
-        label, url = str(values.get("label") or "").strip(), str(values.get("sso_url") or "").strip()
+        """After a lost answer: the newest provider that holds every field that was sent (label, SSO URL, entity
+        ID, certificate, default team and role) and that did not exist before the send; None when there is none
+        (the create was not done, so sending it again is safe)."""
+        sent = _comparable(provider_kwargs(values, create=True))
+        before = self._providers_before.get(org_id, set())
         found = [
             p
             async for page in self.providers_pages(org_id)
             for p in page
-            if p.label == label and (p.sso_url or "") == url
+            if p.id not in before and _comparable(provider_kwargs(provider_fields(p), create=True)) == sent
         ]
         return max(found, key=lambda p: p.created_at.timestamp() if p.created_at else 0.0) if found else None
 
