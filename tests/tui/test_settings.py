@@ -124,6 +124,30 @@ async def test_sso_enforcement_is_confirmed_by_typing_the_title(
         assert shown(screen.settings_list)["sso"] == "on" and "SSO enforced saved: on" in said(app)
 
 
+async def test_sso_enforcement_that_locks_you_out_says_so_and_needs_your_email_typed(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    me = state.members[state.demo_org][state.default_user]
+    assert me["role"] == "admin" and me["sso"] is False  # you sign in without SSO
+    email = state.users[state.default_user]["email"]
+    async with open_app(settings(services, state), size=(100, 30)) as (app, pilot):
+        screen = app.screen
+        await open_setting(pilot, screen, "sso")
+        await keys(pilot, "space", "ctrl+s")
+        confirm = app.screen
+        assert isinstance(confirm, TypedConfirmModal) and confirm.expected == email
+        title = str(confirm.query_one(".site-form--title", Static).render())
+        body = str(confirm.query_one(".site-form--body", Static).render())
+        assert "lock yourself out" in title
+        assert "YOU DO NOT SIGN IN THROUGH SSO: once it is enforced you are locked out" in body
+        await keys(pilot, *"Northwind Labs", "enter")  # the title no longer confirms
+        assert app.screen is confirm and state.orgs[state.demo_org]["sso"] is False
+        await keys(pilot, "escape")
+        assert "SSO enforcement not turned on: the confirmation was not typed" in app.screen.problem_text
+        await keys(pilot, "ctrl+s", *email, "enter")
+        assert app.screen is screen and state.orgs[state.demo_org]["sso"] is True
+
+
 async def test_turning_sso_enforcement_off_asks_nothing_more(
     services: Services, state: SandboxState, open_app: Any
 ) -> None:

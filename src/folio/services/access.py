@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from folio.api import errors, limits
 from folio.api.errors import InvalidRequest
 from folio.models.agent import AgentInstructions
-from folio.models.common import Document
+from folio.models.common import Document, User
 from folio.models.member import SamlProvider, SsoLogin, Team
 from folio.models.organization import Organization
 from folio.models.site import Site
@@ -164,22 +164,33 @@ class AccessService:
         return org
 
     async def sso_impact(self, org_id: str) -> SsoImpact:
-        """Who turning SSO enforcement on affects: the members (not disabled) who are not SSO members."""
+        """Who turning SSO enforcement on affects: the members (not disabled) who are not SSO members, and
+        whether you yourself are one of them (you would be locked out)."""
         members: int | None = None
         without: int | None = None
+        you: bool | None = None
+        try:
+            me: User | None = await self._services.me()
+        except errors.ApiError:  # who you are is unknown: the confirmation says it cannot tell
+            me = None
         try:
             listed = await self._client.members.list(org_id, limit=limits.LIST_LIMIT_MAX).collect()
-        except Exception:  # no right to list members: the confirmation says so in words
-            pass
+        except errors.ApiError:  # no right to list members: the confirmation says so in words
+            try:
+                you = None if me is None else not (await self._client.members.get(org_id, me.id)).sso
+            except errors.ApiError:
+                you = None
         else:
             active = [m for m in listed if not m.disabled]
             members, without = len(active), sum(1 for m in active if not m.sso)
+            mine = next((m for m in listed if me is not None and m.id == me.id), None)
+            you = None if mine is None else not mine.sso
         try:
             providers = await self._client.saml.list(org_id, limit=limits.LIST_LIMIT_MAX).collect()
             active_providers: int | None = sum(1 for p in providers if p.status == "active")
-        except Exception:
+        except errors.ApiError:
             active_providers = None
-        return SsoImpact(members, without, active_providers)
+        return SsoImpact(members, without, active_providers, you_without_sso=you, your_email=(me.email or None) if me else None)
 
     async def delete_invite(self, org_id: str, invite: str) -> str:
         """Delete an invite link by its id (or its URL); the id that was sent."""

@@ -196,7 +196,7 @@ def org_settings(org: Organization, sites: Sequence[Site] = ()) -> list[OrgSetti
             "SSO enforced",
             _on(org.sso),
             "toggle",
-            "Every member must sign in through SSO (turning it on asks you to type the title).",
+            "Every member must sign in through SSO (turning it on asks you to type the title; your email when it would lock you out).",
             bool(org.sso),
         ),
         OrgSetting("ai", "AI", _on(org.ai), "toggle", "All AI features of the organization.", bool(org.ai)),
@@ -301,6 +301,21 @@ class SsoImpact:
     members: int | None
     without_sso: int | None
     active_providers: int | None
+    you_without_sso: bool | None = None
+    """You yourself do not sign in through SSO (None: Folio could not tell): enforcing it locks you out."""
+    your_email: str | None = None
+
+    LOCKOUT_WORD = "lock me out"
+    """What is typed to confirm a lockout when your email is not known."""
+
+    @property
+    def locks_you_out(self) -> bool:
+        return self.you_without_sso is True
+
+    @property
+    def confirm_word(self) -> str | None:
+        """What must be typed to confirm a change that locks you out (your email), or None when it does not."""
+        return (self.your_email or self.LOCKOUT_WORD) if self.locks_you_out else None
 
     def words(self) -> str:
         if self.without_sso is None or self.members is None:
@@ -318,4 +333,11 @@ class SsoImpact:
             )
         if self.active_providers == 0:
             who += " No SAML provider is active yet: nobody could sign in through SSO."
+        if self.locks_you_out:
+            who = (
+                "YOU DO NOT SIGN IN THROUGH SSO: once it is enforced you are locked out of this organization, "
+                "and could not turn it off again, until you sign in through its SAML provider. " + who
+            )
+        elif self.you_without_sso is None:
+            who += " Folio cannot tell whether you sign in through SSO yourself: if you do not, you are locked out."
         return who

@@ -204,9 +204,15 @@ class OrgSettingForm(FormModal["Organization"]):
         impact = await self.access.sso_impact(self.org.id)
         name = self.org.title or self.org.id
         title = Content.assemble("Enforce SSO for ", (safe(name, limit=120).plain, "bold"), "?")
+        expected = name
+        if impact.confirm_word is not None:
+            title = Content.assemble(
+                "Enforce SSO for ", (safe(name, limit=120).plain, "bold"), " and lock yourself out?"
+            )
+            expected = impact.confirm_word
         body = safe(
             "Every member will have to sign in through the organization's SAML provider. " + impact.words(),
-            limit=600,
+            limit=800,
         )
 
         def answered(ok: bool | None) -> None:
@@ -214,10 +220,11 @@ class OrgSettingForm(FormModal["Organization"]):
                 self.confirmed = True
                 self.action_send()
             else:
-                self.say(Content("SSO enforcement not turned on: the title was not typed. Nothing was sent."))
+                what = "the title" if impact.confirm_word is None else "the confirmation"
+                self.say(Content(f"SSO enforcement not turned on: {what} was not typed. Nothing was sent."))
 
         self.say(None)
-        self.app.push_screen(TypedConfirmModal(title, name, body=body, action="Enforce SSO"), answered)
+        self.app.push_screen(TypedConfirmModal(title, expected, body=body, action="Enforce SSO"), answered)
 
     async def submit(self, values: Mapping[str, Any]) -> Organization:
         return await self.access.update_setting(self.org.id, self.setting.key, values.get("value"))
