@@ -19,7 +19,6 @@ from folio.models.organization import Organization
 from folio.sandbox import SandboxState, SandboxTransport, create_app
 from folio.sandbox.faults import Faults
 from folio.services import Services
-from folio.services.writes import may_have_reached
 from folio.services.access import (
     NO_ROLE,
     NONE,
@@ -36,6 +35,7 @@ from folio.services.access import (
     why_not_admin,
     why_not_join,
 )
+from folio.services.writes import may_have_reached
 from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
 
 

@@ -190,7 +190,9 @@ class AccessService:
             active_providers: int | None = sum(1 for p in providers if p.status == "active")
         except errors.ApiError:
             active_providers = None
-        return SsoImpact(members, without, active_providers, you_without_sso=you, your_email=(me.email or None) if me else None)
+        return SsoImpact(
+            members, without, active_providers, you_without_sso=you, your_email=(me.email or None) if me else None
+        )
 
     async def delete_invite(self, org_id: str, invite: str) -> str:
         """Delete an invite link by its id (or its URL); the id that was sent."""

@@ -196,7 +196,8 @@ def org_settings(org: Organization, sites: Sequence[Site] = ()) -> list[OrgSetti
             "SSO enforced",
             _on(org.sso),
             "toggle",
-            "Every member must sign in through SSO (turning it on asks you to type the title; your email when it would lock you out).",
+            "Every member must sign in through SSO (turning it on asks for the title typed; your email if it "
+            "locks you out).",
             bool(org.sso),
         ),
         OrgSetting("ai", "AI", _on(org.ai), "toggle", "All AI features of the organization.", bool(org.ai)),
