@@ -16,8 +16,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from folio.sandbox.domain.access import check_role, member_of, org_or_404, require_member
-from folio.sandbox.domain.plain_text import check_plain
 from folio.sandbox.domain.orgs import check_org_merge_rules, joinable, org_list_page, render_org
+from folio.sandbox.domain.plain_text import check_plain
 from folio.sandbox.errors import bad_request, not_found
 from folio.sandbox.http import (
     RouteSpec,

@@ -133,7 +133,6 @@ AGENT_INSTRUCTIONS = (
 )
 
 
-
 def make_certificate(state: SandboxState, rng: random.Random, common_name: str) -> str:
     """A self-signed X.509 certificate in PEM, made now (the identity provider's signing certificate): valid from
     a year before the sandbox's clock until three years after it. Its key is new each time; its dates and
