@@ -96,11 +96,8 @@ async def update_org(request: Request) -> Response:
 @route("DELETE", "/orgs/{organizationId}/link-invites/{inviteId}")
 async def delete_invite(request: Request) -> Response:
     state, org_id, _ = require_member(request, admin=True)
-    invites = state.invites.get(org_id, set())
     invite_id = request.path_params["inviteId"]
-    existed = invite_id in invites
-    invites.discard(invite_id)
-    return deleted(existed)
+    return deleted(state.invites.get(org_id, {}).pop(invite_id, None) is not None)
 
 
 @route("POST", "/orgs/{organizationId}/join")

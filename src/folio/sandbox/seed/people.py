@@ -207,8 +207,9 @@ def _seed_extras(state: SandboxState, org: str, ids: list[str], *, scale: int) -
             "defaultRole": role,
             "createdAt": state.clock.iso(now - timedelta(days=days)),
         }
-    for _ in range(2):
-        state.invites[org].add(new_id())
+    for role, days in (("read", 30), ("edit", 4)):
+        iid = new_id()
+        state.invites[org][iid] = {"id": iid, "role": role, "createdAt": state.clock.iso(now - timedelta(days=days))}
     state.agent_instructions[org] = {
         "instructions": {
             "object": "document",
