@@ -246,7 +246,8 @@ async def test_sso_impact_says_plainly_when_it_cannot_count(state: SandboxState)
 
 async def test_delete_an_invite_and_join(access: AccessService, state: SandboxState) -> None:
     invite = next(iter(state.invites[state.demo_org]))
-    assert await access.delete_invite(state.demo_org, f"https://app.example.com/invite/{invite}") == invite
+    deleted = await access.delete_invite(state.demo_org, f"https://app.example.com/invite/{invite}")
+    assert deleted.invite_id == invite and deleted.existed
     assert invite not in state.invites[state.demo_org]
     other = next(o for o in state.orgs if o != state.demo_org)
     newcomer = member_with(state, "read")

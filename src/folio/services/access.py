@@ -17,7 +17,8 @@ re-exported here.
 from __future__ import annotations
 
 import builtins
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,13 +26,17 @@ from folio.api import errors, limits
 from folio.api.errors import InvalidRequest
 from folio.models.agent import AgentInstructions
 from folio.models.common import Document, User
+from folio.models.invite import InvitedUsers, InviteLink
 from folio.models.member import SamlProvider, SsoLogin, Team
 from folio.models.organization import Organization
 from folio.models.site import Site
 from folio.services.access_rules import (
+    INVITE_EMAILS_MAX,
     OrgSetting,
     SsoImpact,
+    check_invite_emails,
     check_org_setting,
+    invite_emails,
     invite_id_of,
     merge_rules_text,
     org_settings,
@@ -60,26 +65,34 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EXPIRY_WARNING_DAYS",
+    "INVITES_NOT_OFFERED",
+    "INVITE_EMAILS_MAX",
     "NONE",
     "NO_ROLE",
+    "AccessError",
     "AccessService",
     "AgentView",
     "CertificateInfo",
     "CertificateProblem",
+    "InviteDeletion",
+    "InvitesNotOffered",
     "OrgSetting",
     "SsoImpact",
     "certificate_note",
+    "check_invite_emails",
     "check_org_setting",
     "check_provider",
     "check_sso_url",
     "instructions_markdown",
     "instructions_text",
+    "invite_emails",
     "invite_id_of",
     "is_plain_text",
     "merge_rules_text",
     "org_settings",
     "provider_fields",
     "read_certificate",
+    "role_value",
     "setting_change",
     "why_not_admin",
     "why_not_join",
@@ -92,6 +105,46 @@ def _comparable(kwargs: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(out.get("certificate"), str):
         out["certificate"] = "".join(out["certificate"].split())
     return out
+
+
+# --- invites -----------------------------------------------------------------------------------------------------
+
+AccessError = errors.ApiError
+"""What a call of this service raises when the service refused it or could not be reached (the TUI catches it
+by this name: it never imports the API layer)."""
+
+INVITES_NOT_OFFERED = "This service does not offer invite links (nor inviting people by email)."
+
+
+class InvitesNotOffered(Exception):
+    """The service answered that it has no invite links (404/405 on their routes)."""
+
+    def __init__(self) -> None:
+        super().__init__(INVITES_NOT_OFFERED)
+
+    def describe(self) -> str:
+        return INVITES_NOT_OFFERED
+
+
+@contextmanager
+def _invites_offered() -> Iterator[None]:
+    try:
+        yield
+    except errors.NotOffered as exc:
+        raise InvitesNotOffered() from exc
+
+
+def role_value(value: Any) -> Any:
+    """A role choice of a form as the service takes it (:data:`NO_ROLE` -> None: guests)."""
+    return None if value in (NO_ROLE, None, "") else value
+
+
+@dataclass(frozen=True)
+class InviteDeletion:
+    """What deleting an invite link did: ``existed`` False when no invite link had that id (nothing deleted)."""
+
+    invite_id: str
+    existed: bool
 
 
 # --- agent instructions ----------------------------------------------------------------------------------------
@@ -133,6 +186,8 @@ class AccessService:
     def __init__(self, client: GitBookClient, services: Services) -> None:
         self._client = client
         self._services = services
+        self._invites_before: dict[str, set[str]] = {}
+        """Per organization: the ids of its invite links just before the last create was sent."""
         self._providers_before: dict[str, set[str]] = {}
         """Per organization: the ids of its providers just before the last create was sent (a provider the
         finder may take for that create is none of these)."""
@@ -194,13 +249,96 @@ class AccessService:
             members, without, active_providers, you_without_sso=you, your_email=(me.email or None) if me else None
         )
 
-    async def delete_invite(self, org_id: str, invite: str) -> str:
-        """Delete an invite link by its id (or its URL); the id that was sent."""
+    # -- invite links and invites by email ----------------------------------------------------------------------
+
+    async def invite_link_pages(self, org_id: str) -> AsyncIterator[builtins.list[InviteLink]]:
+        """The organization's invite links a page at a time (:class:`InvitesNotOffered` when the service has
+        none)."""
+        with _invites_offered():
+            async for page in self._client.organizations.invite_links(org_id, limit=limits.LIST_LIMIT_MAX).pages():
+                yield page.items
+
+    async def _invite_ids(self, org_id: str) -> set[str]:
+        return {link.id async for page in self.invite_link_pages(org_id) for link in page}
+
+    async def create_invite_link(self, org_id: str, role: Any) -> InviteLink:
+        """A new invite link to the organization giving ``role`` (a form's choice: :data:`NO_ROLE` for guests).
+        The links that exist before it is sent are noted for :meth:`find_invite_link`."""
+        self._invites_before[org_id] = await self._invite_ids(org_id)
+        with _invites_offered():
+            link = await self._client.organizations.create_invite_link(org_id, role=role_value(role))
+        self._services.changes.bump(("invites", org_id))
+        return link
+
+    async def find_invite_link(self, org_id: str, role: Any) -> InviteLink | None:
+        """After a lost answer: a link to the organization with that role that did not exist before the send
+        (the last listed), or None (not made: sending again is safe)."""
+        before = self._invites_before.get(org_id, set())
+        found = [
+            link
+            async for page in self.invite_link_pages(org_id)
+            for link in page
+            if link.id not in before and link.kind == "organization" and link.role == role_value(role)
+        ]
+        return found[-1] if found else None
+
+    async def update_invite_link(self, org_id: str, link: InviteLink, role: Any) -> InviteLink:
+        """Change the role (organization) or level (space, collection) an invite link gives."""
+        given = {"role" if link.kind == "organization" else "level": role_value(role)}
+        updated = await self._client.organizations.update_invite_link(org_id, link.id, **given)
+        self._services.changes.bump(("invites", org_id))
+        return updated
+
+    async def find_invite_update(self, org_id: str, invite_id: str, role: Any) -> InviteLink | None:
+        """After a lost answer: the link when it gives ``role`` now, else None."""
+        link = await self._client.organizations.get_invite_link(org_id, invite_id)
+        return link if link.access == role_value(role) else None
+
+    async def delete_invite(self, org_id: str, invite: str) -> InviteDeletion:
+        """Delete an invite link by its id (or its URL). Where the service lists invite links, an id that is not
+        one of them is said (``existed`` False) and nothing is sent; elsewhere the delete's answer tells (205:
+        deleted, 204: there was none). A re-send after a lost answer is not taken for "there was none": the list
+        said it existed."""
         invite_id = invite_id_of(invite)
         if not invite_id:
             raise InvalidRequest("invite", "is empty", "an invite link's id or URL")
-        await self._client.organizations.delete_invite(org_id, invite_id)
-        return invite_id
+        try:
+            known: set[str] | None = await self._invite_ids(org_id)
+        except InvitesNotOffered:
+            known = None
+        if known is not None and invite_id not in known:
+            return InviteDeletion(invite_id, existed=False)
+        try:
+            existed = await self._client.organizations.delete_invite(org_id, invite_id)
+        except errors.NotFound:
+            existed = False
+        except errors.ApiError as exc:
+            # No answer came back: where the list is offered, read it; gone means the delete was done.
+            if known is None or not may_have_reached(exc) or invite_id in await self._invite_ids(org_id):
+                raise
+            existed = True
+        self._services.changes.bump(("invites", org_id))
+        return InviteDeletion(invite_id, existed=True if known is not None else existed)
+
+    async def invite_people(self, org_id: str, emails: str, role: Any, *, sso: bool = False) -> InvitedUsers:
+        """Invite the people whose emails were typed (checked first: 1..100 emails) with ``role``."""
+        problem = check_invite_emails(emails)
+        if problem:
+            raise InvalidRequest("emails", problem.rstrip("."), f"1..{INVITE_EMAILS_MAX} emails")
+        with _invites_offered():
+            invited = await self._client.organizations.invite_users(
+                org_id, invite_emails(emails), role=role_value(role), sso=sso
+            )
+        self._services.changes.bump(("members", org_id))
+        return invited
+
+    async def find_invited(self, org_id: str, emails: str) -> InvitedUsers | None:
+        """After a lost answer: when every email typed is now a member, what the invite did; else None (the
+        invite was not done: sending it again is safe)."""
+        wanted = {e.lower() for e in invite_emails(emails)}
+        members = await self._client.members.list(org_id, limit=limits.LIST_LIMIT_MAX).collect()
+        found = [m.id for m in members if (m.user.email or "").lower() in wanted]
+        return InvitedUsers(users=found, invited=len(found)) if len(found) == len(wanted) else None
 
     async def join(self, org_id: str) -> Organization:
         """Join the organization (the caller's verified email domain must be one of its email domains); the

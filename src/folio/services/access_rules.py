@@ -20,9 +20,12 @@ from folio.services import format
 from folio.services.access_saml import NO_ROLE, NONE, URI_MAX, control_character
 
 __all__ = [
+    "INVITE_EMAILS_MAX",
     "OrgSetting",
     "SsoImpact",
+    "check_invite_emails",
     "check_org_setting",
+    "invite_emails",
     "invite_id_of",
     "merge_rules_text",
     "org_settings",
@@ -65,6 +68,36 @@ def invite_id_of(text: str) -> str:
     if "/" in raw:
         raw = urlsplit(raw).path.rstrip("/").rpartition("/")[2] if "://" in raw else raw.rstrip("/").rpartition("/")[2]
     return raw
+
+
+INVITE_EMAILS_MAX = 100
+"""At most this many people invited by email at once."""
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
+
+
+def invite_emails(text: str) -> list[str]:
+    """The emails typed (separated by commas, semicolons, spaces or lines), each once, in the order typed."""
+    seen: dict[str, str] = {}
+    for email in re.split(r"[,;\s]+", text):
+        if email and email.lower() not in seen:
+            seen[email.lower()] = email
+    return list(seen.values())
+
+
+def check_invite_emails(text: str) -> str | None:
+    """What is wrong with the emails typed (None: they may be sent): at least one, each an email, at most
+    :data:`INVITE_EMAILS_MAX`."""
+    emails = invite_emails(text)
+    if not emails:
+        return "Type at least one email (separate them with commas or spaces)."
+    if control_character(text.replace("\n", " ").replace("\t", " ")):
+        return control_character(text.replace("\n", " ").replace("\t", " "))
+    bad = [e for e in emails if not _EMAIL.match(e)]
+    if bad:
+        return f"Not an email: {', '.join(bad[:3])}{' …' if len(bad) > 3 else ''}."
+    if len(emails) > INVITE_EMAILS_MAX:
+        return f"At most {INVITE_EMAILS_MAX} emails at once ({len(emails)} typed)."
+    return None
 
 
 # --- organization settings -------------------------------------------------------------------------------------
@@ -206,7 +239,7 @@ def org_settings(org: Organization, sites: Sequence[Site] = ()) -> list[OrgSetti
             "Invite links",
             _on(org.invite_links),
             "toggle",
-            "Whether invite links may be made and used. D deletes one link by its id.",
+            "Whether invite links may be made and used (tab 2 lists them).",
             org.invite_links,
         ),
         OrgSetting(
