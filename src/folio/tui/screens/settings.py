@@ -81,7 +81,6 @@ class InviteLinksPanel(ResourcePanel["InviteLink"]):
     EMPTY = "No invite link yet. Press n to make one, i to invite people by email."
     NOUN = "invite link"
     FAILED = "Could not load the invite links"
-    LOAD_ON_SHOW = True
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_link", "New link", id="invites.new", tooltip="Make an invite link to the organization"),
         Binding("e", "edit_link", "Change", id="invites.edit", tooltip="Change the role the link gives"),
@@ -98,7 +97,7 @@ class InviteLinksPanel(ResourcePanel["InviteLink"]):
     def hint(self) -> str:
         if self.not_offered:
             return ""
-        return "n new link · e changes its role · D deletes · i invites by email (the API gives no URL or expiry)"
+        return "n new link · e changes its role · D deletes · i invites people by email"
 
     def topics(self) -> tuple[Hashable, ...]:
         return (("invites", self.org_id),)
