@@ -169,6 +169,12 @@ EXTRA: list[tuple[str, str]] = [
     ("PUT", "/spaces/{}/change-requests/{}/comments/{}/replies/{}"),
     ("DELETE", "/spaces/{}/change-requests/{}/comments/{}/replies/{}"),
     ("GET", "/spaces/{}/change-requests/{}/commenters"),
+    # Invite links and invites by email (public description: organization-invites).
+    ("GET", "/orgs/{}/link-invites"),
+    ("POST", "/orgs/{}/link-invites"),
+    ("GET", "/orgs/{}/link-invites/{}"),
+    ("PATCH", "/orgs/{}/link-invites/{}"),
+    ("POST", "/orgs/{}/invites"),
 ]
 
 OPTIONAL: set[tuple[str, str]] = {

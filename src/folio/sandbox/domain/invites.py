@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from folio.sandbox.domain.access import check_role
+from folio.sandbox.domain.spaces import render_collection, render_space
 from folio.sandbox.errors import bad_request, not_found
 from folio.sandbox.state import Record, SandboxState
 
@@ -35,18 +36,13 @@ def redundant(state: SandboxState, org_id: str, invite: Record, viewer: str) -> 
 
 
 def render_invite(state: SandboxState, org_id: str, invite: Record, viewer: str) -> Record:
+    """The wire invite link: its role (to the organization), or its level and the whole space or collection."""
     out: Record = {"object": "invite", "id": invite["id"], "redundant": redundant(state, org_id, invite, viewer)}
     if "space" in invite:
-        space = state.spaces.get(invite["space"], {})
-        out.update(
-            level=invite.get("level"), space={"object": "space", "id": invite["space"], "title": space.get("title", "")}
-        )
+        out.update(level=invite.get("level"), space=render_space(state, state.spaces[invite["space"]], viewer))
     elif "collection" in invite:
-        coll = state.collections.get(invite["collection"], {})
-        out.update(
-            level=invite.get("level"),
-            collection={"object": "collection", "id": invite["collection"], "title": coll.get("title", "")},
-        )
+        collection = state.collections[invite["collection"]]
+        out.update(level=invite.get("level"), collection=render_collection(state, collection, viewer))
     else:
         out["role"] = invite.get("role")
     return out
