@@ -208,8 +208,17 @@ class SettingsScreen(FolioScreen):
     CSS_PATH = [styles_dir() / "access.tcss"]
     AUTO_FOCUS = "ResourceList"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "show_tab('settings')", "Settings", id="settings.tab-settings", show=False),
-        Binding("2", "show_tab('invites')", "Invite links", id="settings.tab-invites", show=False),
+        Binding(
+            "1", "show_tab('settings')", "Settings", id="settings.tab-settings", show=False, tooltip="Show the settings"
+        ),
+        Binding(
+            "2",
+            "show_tab('invites')",
+            "Invite links",
+            id="settings.tab-invites",
+            show=False,
+            tooltip="Show the invite links",
+        ),
         Binding("e", "edit_setting", "Edit", id="settings.edit", tooltip="Edit the setting under the cursor"),
         Binding(
             "D",
