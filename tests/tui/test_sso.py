@@ -121,6 +121,8 @@ async def test_create_a_provider_with_a_real_certificate(
     [
         ("sso_url", "http://northwind.auth0.com/samlp", "Must be an https URL"),
         ("certificate", "MIIBthisisnotacertificate", "not an X.509 certificate"),
+        ("sso_url", "https://northwind.auth0.com/\x1b]0;pwned\x07samlp", "Holds a control character (ESC)"),
+        ("sso_url", "https://northwind.auth0.com/\x07samlp", "Holds a control character (BEL)"),
     ],
 )
 async def test_a_provider_is_refused_before_sending(
