@@ -213,6 +213,7 @@ def _models() -> list[tuple[str, Any, str]]:
         change_request,
         comment,
         common,
+        invite,
         member,
         openapi,
         organization,
@@ -314,6 +315,8 @@ def _models() -> list[tuple[str, Any, str]]:
         ("SsoLogins", member.SsoLogins, response("GET", "/orgs/{organizationId}/sso")),
         ("Subdomain", member.Subdomain, schema("Subdomain")),
         ("AgentInstructions", agent.AgentInstructions, schema("OrganizationAgentInstructions")),
+        ("InviteLink", invite.InviteLink, schema("OrganizationInviteLink")),
+        ("InvitedUsers", invite.InvitedUsers, response("POST", "/orgs/{organizationId}/invites")),
         # sites
         ("Site", site.Site, schema("Site")),
         ("SiteAds", site.SiteAds, schema("SiteAds")),
