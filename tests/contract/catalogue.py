@@ -169,6 +169,12 @@ EXTRA: list[tuple[str, str]] = [
     ("PUT", "/spaces/{}/change-requests/{}/comments/{}/replies/{}"),
     ("DELETE", "/spaces/{}/change-requests/{}/comments/{}/replies/{}"),
     ("GET", "/spaces/{}/change-requests/{}/commenters"),
+    # Invite links and invites by email (public description: organization-invites).
+    ("GET", "/orgs/{}/link-invites"),
+    ("POST", "/orgs/{}/link-invites"),
+    ("GET", "/orgs/{}/link-invites/{}"),
+    ("PATCH", "/orgs/{}/link-invites/{}"),
+    ("POST", "/orgs/{}/invites"),
 ]
 
 OPTIONAL: set[tuple[str, str]] = {
@@ -207,6 +213,7 @@ def _models() -> list[tuple[str, Any, str]]:
         change_request,
         comment,
         common,
+        invite,
         member,
         openapi,
         organization,
@@ -308,6 +315,8 @@ def _models() -> list[tuple[str, Any, str]]:
         ("SsoLogins", member.SsoLogins, response("GET", "/orgs/{organizationId}/sso")),
         ("Subdomain", member.Subdomain, schema("Subdomain")),
         ("AgentInstructions", agent.AgentInstructions, schema("OrganizationAgentInstructions")),
+        ("InviteLink", invite.InviteLink, schema("OrganizationInviteLink")),
+        ("InvitedUsers", invite.InvitedUsers, response("POST", "/orgs/{organizationId}/invites")),
         # sites
         ("Site", site.Site, schema("Site")),
         ("SiteAds", site.SiteAds, schema("SiteAds")),

@@ -17,6 +17,7 @@ from cryptography.x509.oid import NameOID
 from folio.api import GitBookClient, Token, errors
 from folio.models.organization import Organization
 from folio.sandbox import SandboxState, SandboxTransport, create_app
+from folio.sandbox.faults import Faults
 from folio.services import Services
 from folio.services.access import (
     NO_ROLE,
@@ -34,6 +35,7 @@ from folio.services.access import (
     why_not_admin,
     why_not_join,
 )
+from folio.services.writes import may_have_reached
 from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
 
 
@@ -60,6 +62,16 @@ def make_certificate(*, days: int = 365, cn: str = "idp.example.com", der: bool 
 @pytest.fixture(autouse=True)
 def frozen(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("folio.services.format.now", lambda: FROZEN_AT)
+
+
+@pytest.fixture
+def faults() -> Faults:
+    return Faults()  # all off: a test turns one on for a moment
+
+
+@pytest.fixture
+def app(state: SandboxState, faults: Faults):  # type: ignore[no-untyped-def]
+    return create_app(state, faults=faults)
 
 
 @pytest.fixture
@@ -174,7 +186,8 @@ async def test_create_update_delete_a_provider(access: AccessService, state: San
         {"label": "Auth0", "sso_url": "https://acme.auth0.com/sso", "entity_id": "urn:auth0", "certificate": cert},
     )
     assert created.status == "active" and providers(state)["Auth0"]["certificate"] == cert.strip()
-    assert await access.find_provider(state.demo_org, {"label": "Auth0", "sso_url": "https://acme.auth0.com/sso"})
+    sent = {"label": "Auth0", "sso_url": "https://acme.auth0.com/sso", "entity_id": "urn:auth0", "certificate": cert}
+    assert await access.find_provider(state.demo_org, sent) == created
     updated = await access.update_provider(state.demo_org, created.id, {"label": "Auth0 (prod)"})
     assert updated.label == "Auth0 (prod)" and providers(state)["Auth0 (prod)"]["entityID"] == "urn:auth0"
     logins = await access.logins(state.demo_org)
@@ -233,7 +246,8 @@ async def test_sso_impact_says_plainly_when_it_cannot_count(state: SandboxState)
 
 async def test_delete_an_invite_and_join(access: AccessService, state: SandboxState) -> None:
     invite = next(iter(state.invites[state.demo_org]))
-    assert await access.delete_invite(state.demo_org, f"https://app.example.com/invite/{invite}") == invite
+    deleted = await access.delete_invite(state.demo_org, f"https://app.example.com/invite/{invite}")
+    assert deleted.invite_id == invite and deleted.existed
     assert invite not in state.invites[state.demo_org]
     other = next(o for o in state.orgs if o != state.demo_org)
     newcomer = member_with(state, "read")
@@ -251,3 +265,95 @@ async def test_agent_instructions_round_trip(access: AccessService, state: Sandb
     assert state.agent_instructions[state.demo_org]["updatedBy"] == state.default_user
     assert await access.find_instructions(state.demo_org, "Be brief.\nCite the API reference.") is not None
     assert await access.find_instructions(state.demo_org, "Something else") is None
+
+
+def test_the_seeded_active_provider_has_a_real_certificate(state: SandboxState) -> None:
+    okta = providers(state)["Okta"]
+    info = read_certificate(str(okta["certificate"]))
+    assert "CN=northwind.okta.com" in info.subject and not info.expired(FROZEN_AT)
+    said, warn = certificate_note(info, FROZEN_AT)
+    assert said.startswith(info.subject + ": valid until") and not warn
+
+
+# --- control characters are refused before sending, and by the sandbox -------------------------------------------
+
+
+@pytest.mark.parametrize(("bad", "name"), [("\x1b[31m", "ESC"), ("\x07", "BEL"), ("\x00", "NUL")])
+def test_control_characters_are_refused_before_sending(bad: str, name: str) -> None:
+    assert check_sso_url(f"https://idp.example.com/{bad}sso") == f"Holds a control character ({name}): remove it."
+    assert "Holds a control character" in (check_org_setting("title", f"North{bad}wind") or "")
+    good = {"label": "Okta", "sso_url": "https://idp.example.com/sso"}
+    assert set(check_provider({**good, "label": f"Ok{bad}ta", "entity_id": f"urn:{bad}"})) == {"label", "entity_id"}
+
+
+@pytest.mark.parametrize(
+    ("where", "body"),
+    [
+        ("saml", {"label": "Bell", "ssoURL": "https://idp.example.com/\x07sso"}),
+        ("saml", {"label": "Esc", "ssoURL": "https://idp.example.com/\x1b[2Jsso"}),
+        ("org", {"title": "North\x00wind"}),
+        ("org", {"title": "North\x1b[31mwind"}),
+    ],
+)
+async def test_the_sandbox_refuses_control_characters(
+    client: GitBookClient, state: SandboxState, where: str, body: dict[str, str]
+) -> None:
+    before_saml, before_title = dict(state.saml), state.orgs[state.demo_org]["title"]
+    method, url = ("POST", f"/orgs/{state.demo_org}/saml") if where == "saml" else ("PATCH", f"/orgs/{state.demo_org}")
+    with pytest.raises(errors.BadRequest) as raised:
+        await client.request(method, url, json=body)
+    assert "control characters" in str(raised.value)
+    assert state.saml == before_saml and state.orgs[state.demo_org]["title"] == before_title
+
+
+# --- lost answers: what is true is read, never guessed ----------------------------------------------------------
+
+
+async def test_a_lost_create_is_not_found_in_a_provider_that_existed_before(
+    access: AccessService, state: SandboxState, faults: Faults
+) -> None:
+    okta = providers(state)["Okta"]
+    values = {
+        "label": "Okta",
+        "sso_url": okta["ssoURL"],
+        "entity_id": "http://www.okta.com/exk4northwind-2",
+        "certificate": make_certificate(cn="okta-2.test"),
+    }
+    # Same label and URL as the seeded Okta, not its certificate nor its entity ID: not the same provider.
+    assert await access.find_provider(state.demo_org, values) is None
+    # An older provider holding every field sent is not the one either: it existed before the send.
+    okta["entityID"], okta["certificate"] = values["entity_id"], values["certificate"].strip()
+    before = set(state.saml)
+    faults.drop_after_write = 1.0  # applied, its answer lost
+    with pytest.raises(errors.ApiError) as lost:
+        await access.create_provider(state.demo_org, values)
+    faults.drop_after_write = 0.0
+    assert may_have_reached(lost.value)
+    [new] = set(state.saml) - before
+    found = await access.find_provider(state.demo_org, values)
+    assert found is not None and found.id == new != okta["id"]
+    assert found.entity_id == values["entity_id"] and found.certificate == values["certificate"].strip()
+
+
+async def test_a_found_provider_without_the_certificate_sent_is_not_the_same(
+    access: AccessService, state: SandboxState
+) -> None:
+    values = {"label": "Auth0", "sso_url": "https://acme.auth0.com/sso", "entity_id": "urn:auth0"}
+    await access.create_provider(state.demo_org, values)  # made without a certificate
+    assert await access.find_provider(state.demo_org, values) is not None
+    assert await access.find_provider(state.demo_org, {**values, "certificate": make_certificate()}) is None
+    assert await access.find_provider(state.demo_org, {**values, "entity_id": "urn:other"}) is None
+
+
+async def test_a_delete_whose_answer_was_lost_says_it_was_deleted(
+    access: AccessService, state: SandboxState, faults: Faults
+) -> None:
+    okta = providers(state)["Okta"]["id"]
+    faults.drop_after_write = 1.0  # every answer to a write is lost: the client's own re-send meets a 404
+    await access.delete_provider(state.demo_org, okta)  # no error: it is gone, as was asked
+    faults.drop_after_write = 0.0
+    assert okta not in state.saml
+    entra = providers(state)["Entra ID (testing)"]["id"]
+    del state.saml[entra]  # gone already (the first answer was lost, the re-send is a 404): reading confirms it
+    await access.delete_provider(state.demo_org, entra)
+    assert len(providers(state)) == 0

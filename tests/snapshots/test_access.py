@@ -95,3 +95,7 @@ def test_sso_new_provider_with_a_certificate(snap_compare: Any, app: Any, state:
 def test_settings_sso_enforcement_confirmation(snap_compare: Any, app: Any, state: SandboxState) -> None:
     run = _after(*["j"] * 6, "enter", "space", "ctrl+s")
     assert snap_compare(_app(app, state, "settings"), terminal_size=(80, 24), run_before=run)
+
+
+def test_settings_invite_links(snap_compare: Any, app: Any, state: SandboxState) -> None:
+    assert snap_compare(_app(app, state, "settings"), terminal_size=(80, 24), run_before=_after("2"))

@@ -82,6 +82,22 @@ async def test_a_hostname_of_two_characters_is_refused_before_sending(
     assert state.orgs[state.demo_org]["hostname"] == "northwind"
 
 
+async def test_a_title_with_control_characters_is_refused_under_the_field(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    async with open_app(settings(services, state)) as (app, pilot):
+        await open_setting(pilot, app.screen, "title")
+        form = app.screen
+        assert isinstance(form, OrgSettingForm)
+        form.query_one("#field-value", Input).value = "North\x00wind\x1b[2J"  # pasted: NUL and ESC
+        await keys(pilot, "ctrl+s")
+        assert app.screen is form
+        problem = str(form.query_one("#problem-value", Static).render())
+        assert "Holds a control character (NUL): remove it." in problem
+        assert form.query_one("#field-value", Input).value == "North\x00wind\x1b[2J"  # kept as typed
+    assert state.orgs[state.demo_org]["title"] == "Northwind Labs"
+
+
 async def test_sso_enforcement_is_confirmed_by_typing_the_title(
     services: Services, state: SandboxState, open_app: Any
 ) -> None:
@@ -106,6 +122,30 @@ async def test_sso_enforcement_is_confirmed_by_typing_the_title(
         await keys(pilot, *"Northwind Labs", "enter")
         assert app.screen is screen and state.orgs[state.demo_org]["sso"] is True
         assert shown(screen.settings_list)["sso"] == "on" and "SSO enforced saved: on" in said(app)
+
+
+async def test_sso_enforcement_that_locks_you_out_says_so_and_needs_your_email_typed(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    me = state.members[state.demo_org][state.default_user]
+    assert me["role"] == "admin" and me["sso"] is False  # you sign in without SSO
+    email = state.users[state.default_user]["email"]
+    async with open_app(settings(services, state), size=(100, 30)) as (app, pilot):
+        screen = app.screen
+        await open_setting(pilot, screen, "sso")
+        await keys(pilot, "space", "ctrl+s")
+        confirm = app.screen
+        assert isinstance(confirm, TypedConfirmModal) and confirm.expected == email
+        title = str(confirm.query_one(".site-form--title", Static).render())
+        body = str(confirm.query_one(".site-form--body", Static).render())
+        assert "lock yourself out" in title
+        assert "YOU DO NOT SIGN IN THROUGH SSO: once it is enforced you are locked out" in body
+        await keys(pilot, *"Northwind Labs", "enter")  # the title no longer confirms
+        assert app.screen is confirm and state.orgs[state.demo_org]["sso"] is False
+        await keys(pilot, "escape")
+        assert "SSO enforcement not turned on: the confirmation was not typed" in app.screen.problem_text
+        await keys(pilot, "ctrl+s", *email, "enter")
+        assert app.screen is screen and state.orgs[state.demo_org]["sso"] is True
 
 
 async def test_turning_sso_enforcement_off_asks_nothing_more(

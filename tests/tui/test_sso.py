@@ -11,7 +11,8 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static, TextArea
 
-from folio.sandbox import SandboxState
+from folio.sandbox import SandboxState, create_app
+from folio.sandbox.faults import Faults
 from folio.services import Services
 from folio.tui.modals.access_forms import SamlProviderForm
 from folio.tui.modals.site_forms import ChoiceModal, TypedConfirmModal
@@ -20,6 +21,16 @@ from folio.tui.widgets.resource_browser import ResourceBrowser
 from tests.conftest import FROZEN_AT, TOKEN
 from tests.services.test_access_service import make_certificate, member_with, providers
 from tests.tui.conftest import settle
+
+
+@pytest.fixture
+def faults() -> Faults:
+    return Faults()  # all off: a test turns one on for a moment
+
+
+@pytest.fixture
+def app(state: SandboxState, faults: Faults):  # type: ignore[no-untyped-def]
+    return create_app(state, faults=faults)
 
 
 @pytest.fixture(autouse=True)
@@ -67,11 +78,15 @@ async def test_providers_their_service_side_and_the_sign_in_options(
         detail = text_of(screen.query_one("#sso-detail", Static))
         okta = providers(state)["Okta"]
         assert f"/__/auth/saml/{state.demo_org}/{okta['id']}/acs" in detail
-        assert "not an X.509 certificate" in detail  # the seeded certificate is not one: said, not hidden
+        assert "CN=northwind.okta.com,O=Okta: valid until" in detail  # the seeded certificate is a real one
+        assert "not an X.509 certificate" not in detail
         await keys(pilot, "j")
         assert "pending (needs entity ID, certificate)" in text_of(screen.query_one("#sso-detail", Static))
         await keys(pilot, "k", "y")
         assert isinstance(app.screen, ChoiceModal)
+        said = " ".join(text_of(s) for s in app.screen.query(Static))
+        assert said.count("enter") == 1 and said.count("esc closes") == 1  # the hint, said once
+        assert "saves" not in said and "sends" not in said  # it copies: nothing is sent
         await keys(pilot, "enter")  # the first choice: the ACS URL
         assert app.clipboard.endswith(f"/{okta['id']}/acs") and app.clipboard.startswith("https://")
         await keys(pilot, "2")
@@ -106,6 +121,8 @@ async def test_create_a_provider_with_a_real_certificate(
     [
         ("sso_url", "http://northwind.auth0.com/samlp", "Must be an https URL"),
         ("certificate", "MIIBthisisnotacertificate", "not an X.509 certificate"),
+        ("sso_url", "https://northwind.auth0.com/\x1b]0;pwned\x07samlp", "Holds a control character (ESC)"),
+        ("sso_url", "https://northwind.auth0.com/\x07samlp", "Holds a control character (BEL)"),
     ],
 )
 async def test_a_provider_is_refused_before_sending(
@@ -151,6 +168,41 @@ async def test_delete_a_provider_after_typing_its_label(services: Services, stat
         assert "Entra ID (testing)" not in providers(state)
         assert [r[0] for r in rows(app.screen.providers.browser)] == ["Okta"]
         assert any("SAML provider deleted: Entra ID (testing)." in n.message for n in app._notifications)
+
+
+async def test_a_delete_whose_answer_was_lost_says_it_was_deleted(
+    services: Services, state: SandboxState, faults: Faults, open_app: Any
+) -> None:
+    async with open_app(sso(services, state)) as (app, pilot):
+        await keys(pilot, "j", "D", *"Entra ID (testing)")
+        faults.drop_after_write = 1.0  # deleted, every answer lost: the client's own re-send meets a 404
+        await keys(pilot, "enter")
+        faults.drop_after_write = 0.0
+        assert "Entra ID (testing)" not in providers(state)
+        told = [n.message for n in app._notifications]
+        assert "SAML provider deleted: Entra ID (testing)." in told
+        assert not any("Could not delete" in m or "404" in m for m in told)
+
+
+async def test_a_lost_create_is_looked_for_and_sent_once(
+    services: Services, state: SandboxState, faults: Faults, open_app: Any
+) -> None:
+    okta = providers(state)["Okta"]
+    cert = make_certificate(cn="okta-2.test")
+    async with open_app(sso(services, state), size=(100, 40)) as (app, pilot):
+        await keys(pilot, "n")
+        form = app.screen
+        assert isinstance(form, SamlProviderForm)
+        # The same label and URL as the seeded Okta, with another entity ID and certificate.
+        fill(form, label="Okta", sso_url=str(okta["ssoURL"]), entity_id="urn:okta-2", certificate=cert)
+        await settle(pilot)
+        faults.drop_after_write = 1.0  # made, its answer lost
+        await keys(pilot, "ctrl+s")
+        faults.drop_after_write = 0.0
+        assert isinstance(app.screen, SsoScreen)
+        assert any("it was sent once" in n.message for n in app._notifications)
+    made = [p for p in state.saml.values() if p["label"] == "Okta" and p["id"] != okta["id"]]
+    assert len(made) == 1 and made[0]["certificate"] == cert.strip() and made[0]["entityID"] == "urn:okta-2"
 
 
 async def test_only_admins_manage_providers(services: Services, state: SandboxState, open_app: Any) -> None:

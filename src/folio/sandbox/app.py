@@ -50,6 +50,7 @@ def all_routes(offer_optional: bool = True) -> list[RouteSpec]:
         comments,
         content,
         conversations,
+        invites,
         members,
         openapi,
         orgs,
@@ -66,6 +67,7 @@ def all_routes(offer_optional: bool = True) -> list[RouteSpec]:
 
     areas = (
         orgs,
+        invites,
         agent_instructions,
         saml,
         search,

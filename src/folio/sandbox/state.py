@@ -9,7 +9,7 @@ Stores and the keys their records carry (beyond those an area adds for itself):
     users            id -> wire User dict
     orgs             id -> organization fields of spec 2.2 (wire names)
     members          org id -> user id -> {role, disabled, joinedAt, lastSeenAt, sso}
-    invites          org id -> set of invite ids
+    invites          org id -> invite id -> {id, role | level, space | collection (a target id), createdAt}
     teams            id -> {id, organization, title, createdAt, members: {user id: "owner"|"member"}}
     saml             id -> {id, organization, label, entityID, certificate, ssoURL, defaultTeam, defaultRole, ...}
     collections      id -> {id, organization, title, description, parent, defaultLevel, order}
@@ -60,7 +60,7 @@ class SandboxState:
     users: dict[str, Record] = field(default_factory=dict)
     orgs: dict[str, Record] = field(default_factory=dict)
     members: dict[str, dict[str, Record]] = field(default_factory=lambda: defaultdict(dict))
-    invites: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    invites: dict[str, dict[str, Record]] = field(default_factory=lambda: defaultdict(dict))
     teams: dict[str, Record] = field(default_factory=dict)
     saml: dict[str, Record] = field(default_factory=dict)
     collections: dict[str, Record] = field(default_factory=dict)

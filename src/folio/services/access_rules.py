@@ -17,12 +17,15 @@ from folio.models.common import ROLES
 from folio.models.organization import Organization
 from folio.models.site import Site
 from folio.services import format
-from folio.services.access_saml import NO_ROLE, NONE, URI_MAX
+from folio.services.access_saml import NO_ROLE, NONE, URI_MAX, control_character
 
 __all__ = [
+    "INVITE_EMAILS_MAX",
     "OrgSetting",
     "SsoImpact",
+    "check_invite_emails",
     "check_org_setting",
+    "invite_emails",
     "invite_id_of",
     "merge_rules_text",
     "org_settings",
@@ -65,6 +68,36 @@ def invite_id_of(text: str) -> str:
     if "/" in raw:
         raw = urlsplit(raw).path.rstrip("/").rpartition("/")[2] if "://" in raw else raw.rstrip("/").rpartition("/")[2]
     return raw
+
+
+INVITE_EMAILS_MAX = 100
+"""At most this many people invited by email at once."""
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
+
+
+def invite_emails(text: str) -> list[str]:
+    """The emails typed (separated by commas, semicolons, spaces or lines), each once, in the order typed."""
+    seen: dict[str, str] = {}
+    for email in re.split(r"[,;\s]+", text):
+        if email and email.lower() not in seen:
+            seen[email.lower()] = email
+    return list(seen.values())
+
+
+def check_invite_emails(text: str) -> str | None:
+    """What is wrong with the emails typed (None: they may be sent): at least one, each an email, at most
+    :data:`INVITE_EMAILS_MAX`."""
+    emails = invite_emails(text)
+    if not emails:
+        return "Type at least one email (separate them with commas or spaces)."
+    if control_character(text.replace("\n", " ").replace("\t", " ")):
+        return control_character(text.replace("\n", " ").replace("\t", " "))
+    bad = [e for e in emails if not _EMAIL.match(e)]
+    if bad:
+        return f"Not an email: {', '.join(bad[:3])}{' …' if len(bad) > 3 else ''}."
+    if len(emails) > INVITE_EMAILS_MAX:
+        return f"At most {INVITE_EMAILS_MAX} emails at once ({len(emails)} typed)."
+    return None
 
 
 # --- organization settings -------------------------------------------------------------------------------------
@@ -196,7 +229,8 @@ def org_settings(org: Organization, sites: Sequence[Site] = ()) -> list[OrgSetti
             "SSO enforced",
             _on(org.sso),
             "toggle",
-            "Every member must sign in through SSO (turning it on asks you to type the title).",
+            "Every member must sign in through SSO (turning it on asks for the title typed; your email if it "
+            "locks you out).",
             bool(org.sso),
         ),
         OrgSetting("ai", "AI", _on(org.ai), "toggle", "All AI features of the organization.", bool(org.ai)),
@@ -205,7 +239,7 @@ def org_settings(org: Organization, sites: Sequence[Site] = ()) -> list[OrgSetti
             "Invite links",
             _on(org.invite_links),
             "toggle",
-            "Whether invite links may be made and used. D deletes one link by its id.",
+            "Whether invite links may be made and used (tab 2 lists them).",
             org.invite_links,
         ),
         OrgSetting(
@@ -225,6 +259,8 @@ def org_settings(org: Organization, sites: Sequence[Site] = ()) -> list[OrgSetti
 def check_org_setting(key: str, value: Any) -> str | None:
     """What breaks a limit of the spec in the value typed for ``key`` (None: it may be sent)."""
     text = value if isinstance(value, str) else ""
+    if key in ("title", "hostname", "logo") and control_character(text):
+        return control_character(text)
     match key:
         case "title":
             return None if 2 <= len(text) <= 255 else "2 to 255 characters."
@@ -299,6 +335,21 @@ class SsoImpact:
     members: int | None
     without_sso: int | None
     active_providers: int | None
+    you_without_sso: bool | None = None
+    """You yourself do not sign in through SSO (None: Folio could not tell): enforcing it locks you out."""
+    your_email: str | None = None
+
+    LOCKOUT_WORD = "lock me out"
+    """What is typed to confirm a lockout when your email is not known."""
+
+    @property
+    def locks_you_out(self) -> bool:
+        return self.you_without_sso is True
+
+    @property
+    def confirm_word(self) -> str | None:
+        """What must be typed to confirm a change that locks you out (your email), or None when it does not."""
+        return (self.your_email or self.LOCKOUT_WORD) if self.locks_you_out else None
 
     def words(self) -> str:
         if self.without_sso is None or self.members is None:
@@ -316,4 +367,11 @@ class SsoImpact:
             )
         if self.active_providers == 0:
             who += " No SAML provider is active yet: nobody could sign in through SSO."
+        if self.locks_you_out:
+            who = (
+                "YOU DO NOT SIGN IN THROUGH SSO: once it is enforced you are locked out of this organization, "
+                "and could not turn it off again, until you sign in through its SAML provider. " + who
+            )
+        elif self.you_without_sso is None:
+            who += " Folio cannot tell whether you sign in through SSO yourself: if you do not, you are locked out."
         return who

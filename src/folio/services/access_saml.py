@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -28,6 +29,7 @@ __all__ = [
     "certificate_note",
     "check_provider",
     "check_sso_url",
+    "control_character",
     "provider_fields",
     "provider_kwargs",
     "read_certificate",
@@ -107,11 +109,27 @@ def certificate_note(info: CertificateInfo, at: datetime | None = None) -> tuple
     return f"{info.subject}: valid until {until} ({left}).", False
 
 
+_CONTROL_NAMES = {0x00: "NUL", 0x07: "BEL", 0x08: "BS", 0x09: "tab", 0x0A: "newline", 0x0D: "CR", 0x1B: "ESC"}
+
+
+def control_character(text: str) -> str | None:
+    """What is wrong with ``text`` when it holds a control character (ESC, BEL, NUL…), in words; None when it
+    holds none. The service refuses them; they are checked before sending."""
+    bad = next((c for c in text if unicodedata.category(c) == "Cc"), None)
+    if bad is None:
+        return None
+    name = _CONTROL_NAMES.get(ord(bad), f"U+{ord(bad):04X}")
+    return f"Holds a control character ({name}): remove it."
+
+
 def check_sso_url(value: str) -> str | None:
-    """The identity provider's sign-in URL: an https URI of at most 2048 characters."""
+    """The identity provider's sign-in URL: an https URI of at most 2048 characters, no control characters."""
     text = value.strip()
     if not text:
         return "The SSO URL is needed (https://…)."
+    control = control_character(text)
+    if control:
+        return control
     if len(text) > URI_MAX:
         return f"At most {URI_MAX} characters."
     parts = urlsplit(text)
@@ -132,12 +150,17 @@ def check_provider(values: Mapping[str, Any], *, only: set[str] | None = None) -
     label = str(values.get("label") or "")
     if wanted("label") and not 1 <= len(label.strip()) <= LABEL_MAX:
         problems["label"] = f"1 to {LABEL_MAX} characters."
+    elif wanted("label") and control_character(label):
+        problems["label"] = str(control_character(label))
     if wanted("sso_url"):
         problem = check_sso_url(str(values.get("sso_url") or ""))
         if problem:
             problems["sso_url"] = problem
-    if wanted("entity_id") and len(str(values.get("entity_id") or "")) > ENTITY_ID_MAX:
+    entity_id = str(values.get("entity_id") or "")
+    if wanted("entity_id") and len(entity_id) > ENTITY_ID_MAX:
         problems["entity_id"] = f"At most {ENTITY_ID_MAX} characters."
+    elif wanted("entity_id") and control_character(entity_id.strip()):
+        problems["entity_id"] = str(control_character(entity_id.strip()))
     certificate = str(values.get("certificate") or "").strip()
     if wanted("certificate") and certificate:
         if len(certificate) > CERTIFICATE_MAX:

@@ -1,5 +1,7 @@
-"""Organizations (spec section 4.4b): list, read and update them, join one, delete an invite link, search an
-organization's content and tell it the member is still here.
+"""Organizations (spec section 4.4b): list, read and update them, join one, their invite links (list, create,
+read, change, delete) and inviting people by email, search an organization's content and tell it the member is
+still here. Invite links other than delete, and inviting by email, come from the public description: a service
+that does not offer them raises :class:`folio.api.errors.NotOffered` (``INVITES``).
 
     async for org in client.organizations.list(): ...
     org = await client.organizations.update(org_id, title="Northwind")
@@ -16,12 +18,17 @@ from folio.api.errors import InvalidRequest
 from folio.api.pagination import Paginator
 from folio.api.resources._base import UNSET, Resource, body, path
 from folio.models.common import ROLES, Role
+from folio.models.invite import InvitedUsers, InviteLink
 from folio.models.organization import Organization, PingResult
 from folio.models.search import SearchSpaceResult
 
-__all__ = ["SEARCH_QUERY_MAX", "OrganizationsResource", "check_role"]
+__all__ = ["INVITES", "INVITE_EMAILS_MAX", "SEARCH_QUERY_MAX", "OrganizationsResource", "check_role"]
 
 SEARCH_QUERY_MAX = 512
+INVITES = "organizations.invites"
+"""The optional operations' name: invite links (but their delete) and inviting by email."""
+INVITE_EMAILS_MAX = 100
+"""At most this many emails in one invite (Folio's own cap: the description sets none)."""
 
 
 def check_role(field: str, value: Role | None, *, nullable: bool = True) -> None:
@@ -98,9 +105,75 @@ class OrganizationsResource(Resource):
         )
         return await self._send(Organization, "PATCH", path("/orgs/{}", organization_id), payload, idempotent=True)
 
-    async def delete_invite(self, organization_id: str, invite_id: str) -> None:
-        """Delete an invite link of the organization (no error when it is already gone)."""
-        await self._send_empty("DELETE", path("/orgs/{}/link-invites/{}", organization_id, invite_id))
+    async def delete_invite(self, organization_id: str, invite_id: str) -> bool:
+        """Delete an invite link of the organization: True when it was deleted (205), False when it did not
+        exist (204). No error either way."""
+        url = path("/orgs/{}/link-invites/{}", organization_id, invite_id)
+        response = await self._client.request("DELETE", url)
+        return response.status_code != 204
+
+    def invite_links(self, organization_id: str, *, limit: int | None = None) -> Paginator[InviteLink]:
+        """The organization's invite links (to it, or to one of its spaces or collections)."""
+        return self._list(
+            InviteLink,
+            path("/orgs/{}/link-invites", organization_id),
+            limit=limit,
+            optional=INVITES,
+            probe=path("/orgs/{}", organization_id),
+        )
+
+    # Reading or changing one link is not marked optional: its 404 says that link does not exist (the list and
+    # the create tell whether the service offers invite links at all).
+    async def get_invite_link(self, organization_id: str, invite_id: str) -> InviteLink:
+        return await self._get(InviteLink, path("/orgs/{}/link-invites/{}", organization_id, invite_id))
+
+    async def create_invite_link(self, organization_id: str, *, role: Role | None) -> InviteLink:
+        """A new invite link to the organization for ``role`` (None: guests)."""
+        check_role("role", role)
+        return await self._send(
+            InviteLink,
+            "POST",
+            path("/orgs/{}/link-invites", organization_id),
+            {"role": role},
+            optional=INVITES,
+            probe=path("/orgs/{}", organization_id),
+        )
+
+    async def update_invite_link(
+        self, organization_id: str, invite_id: str, *, role: Role | None = UNSET, level: Role | None = UNSET
+    ) -> InviteLink:
+        """Change what an invite link gives: ``role`` for a link to the organization, ``level`` for one to a
+        space or collection (None: guests). One of the two."""
+        if (role is UNSET) == (level is UNSET):
+            raise InvalidRequest("role", "give either role or level", "one of the two")
+        check_role("role" if level is UNSET else "level", role if level is UNSET else level)
+        return await self._send(
+            InviteLink,
+            "PATCH",
+            path("/orgs/{}/link-invites/{}", organization_id, invite_id),
+            body(role=role, level=level),
+            idempotent=True,
+        )
+
+    async def invite_users(
+        self, organization_id: str, emails: Sequence[str], *, role: Role | None = UNSET, sso: bool = UNSET
+    ) -> InvitedUsers:
+        """Invite people by email (1..100 of them) with ``role`` (None: guests; UNSET: the default role); ``sso``
+        invites them as SSO members."""
+        if not emails:
+            raise InvalidRequest("emails", "is empty", "at least one email")
+        if len(emails) > INVITE_EMAILS_MAX:
+            raise InvalidRequest("emails", f"holds {len(emails)}", f"at most {INVITE_EMAILS_MAX} emails")
+        if role is not UNSET:
+            check_role("role", role)
+        return await self._send(
+            InvitedUsers,
+            "POST",
+            path("/orgs/{}/invites", organization_id),
+            body(emails=list(emails), role=role, sso=sso),
+            optional=INVITES,
+            probe=path("/orgs/{}", organization_id),
+        )
 
     async def join(self, organization_id: str) -> None:
         """Join the organization; the service allows it when the caller's verified email domain is one of the

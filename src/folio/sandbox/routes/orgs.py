@@ -17,6 +17,7 @@ from starlette.responses import Response
 
 from folio.sandbox.domain.access import check_role, member_of, org_or_404, require_member
 from folio.sandbox.domain.orgs import check_org_merge_rules, joinable, org_list_page, render_org
+from folio.sandbox.domain.plain_text import check_plain
 from folio.sandbox.errors import bad_request, not_found
 from folio.sandbox.http import (
     RouteSpec,
@@ -60,9 +61,9 @@ async def update_org(request: Request) -> Response:
     body = await json_body(request)
     changes: Record = {}
     if "title" in body:
-        changes["title"] = field_str(body, "title", min=2, max=255)
+        changes["title"] = check_plain(field_str(body, "title", min=2, max=255), "title")
     if "hostname" in body:
-        changes["hostname"] = field_str(body, "hostname", min=3, max=32)
+        changes["hostname"] = check_plain(field_str(body, "hostname", min=3, max=32), "hostname")
     if "emailDomains" in body:
         domains = body["emailDomains"]
         if not isinstance(domains, list) or not all(isinstance(d, str) and d for d in domains):
@@ -95,11 +96,8 @@ async def update_org(request: Request) -> Response:
 @route("DELETE", "/orgs/{organizationId}/link-invites/{inviteId}")
 async def delete_invite(request: Request) -> Response:
     state, org_id, _ = require_member(request, admin=True)
-    invites = state.invites.get(org_id, set())
     invite_id = request.path_params["inviteId"]
-    existed = invite_id in invites
-    invites.discard(invite_id)
-    return deleted(existed)
+    return deleted(state.invites.get(org_id, {}).pop(invite_id, None) is not None)
 
 
 @route("POST", "/orgs/{organizationId}/join")

@@ -14,6 +14,7 @@ from starlette.responses import Response
 
 from folio.sandbox.domain.access import check_role, org_or_404, require_member
 from folio.sandbox.domain.people import render_team
+from folio.sandbox.domain.plain_text import check_plain
 from folio.sandbox.errors import bad_request, not_found
 from folio.sandbox.http import (
     RouteSpec,
@@ -42,13 +43,13 @@ def _saml_fields(state: SandboxState, org_id: str, body: dict[str, Any], *, crea
     """The provider fields of a create or update body, checked against the public description's limits."""
     out: Record = {}
     if create or "label" in body:
-        out["label"] = field_str(body, "label", required=True, min=1, max=30)
+        out["label"] = check_plain(field_str(body, "label", required=True, min=1, max=30), "label")
     if "entityID" in body:
-        out["entityID"] = field_str(body, "entityID", max=1024)
+        out["entityID"] = check_plain(field_str(body, "entityID", max=1024), "entityID")
     if "certificate" in body:
         out["certificate"] = field_str(body, "certificate", max=10_000)
     if "ssoURL" in body:
-        out["ssoURL"] = field_uri(body["ssoURL"], "ssoURL")
+        out["ssoURL"] = check_plain(field_uri(body["ssoURL"], "ssoURL"), "ssoURL")
     if "defaultTeam" in body:
         team = body["defaultTeam"]
         if team is not None:

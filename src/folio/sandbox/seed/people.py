@@ -132,10 +132,36 @@ AGENT_INSTRUCTIONS = (
     "Never invent endpoints or parameters: link to the API reference instead.",
 )
 
-CERTIFICATE = (
-    "MIIC8DCCAdigAwIBAgIQNorthwindSandboxCertificate0DQYJKoZIhvcNAQELBQAwNDEyMDAGA1UEAxMpTWljcm9zb2Z0"
-    "IEF6dXJlIEZlZGVyYXRlZCBTU08gQ2VydGlmaWNhdGUwHhcNMjUwMTAxMDAwMDAwWhcNMjgwMTAxMDAwMDAwWjA0"
-)
+
+def make_certificate(state: SandboxState, rng: random.Random, common_name: str) -> str:
+    """A self-signed X.509 certificate in PEM, made now (the identity provider's signing certificate): valid from
+    a year before the sandbox's clock until three years after it. Its key is new each time; its dates and
+    serial number follow the clock and ``rng``."""
+    # Imported here: only a seed that makes a provider pays for it.
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    now = state.clock.now()
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name(
+        [
+            x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Okta"),
+            x509.NameAttribute(NameOID.COMMON_NAME, common_name),
+        ]
+    )
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(rng.getrandbits(64) + 1)
+        .not_valid_before(now - timedelta(days=365))
+        .not_valid_after(now + timedelta(days=3 * 365))
+        .sign(key, hashes.SHA256())
+    )
+    return cert.public_bytes(serialization.Encoding.PEM).decode("ascii")
 
 
 def _paragraph(key: str, text: str) -> dict[str, object]:
@@ -175,14 +201,15 @@ def _seed_extras(state: SandboxState, org: str, ids: list[str], *, scale: int) -
             "organization": org,
             "label": label,
             "entityID": entity,
-            "certificate": CERTIFICATE if entity else "",
+            "certificate": make_certificate(state, rng, "northwind.okta.com") if entity else "",
             "ssoURL": sso_url,
             "defaultTeam": team,
             "defaultRole": role,
             "createdAt": state.clock.iso(now - timedelta(days=days)),
         }
-    for _ in range(2):
-        state.invites[org].add(new_id())
+    for role, days in (("read", 30), ("edit", 4)):
+        iid = new_id()
+        state.invites[org][iid] = {"id": iid, "role": role, "createdAt": state.clock.iso(now - timedelta(days=days))}
     state.agent_instructions[org] = {
         "instructions": {
             "object": "document",

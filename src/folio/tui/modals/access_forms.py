@@ -1,10 +1,12 @@
 """The access screens' forms: a SAML provider (its certificate read as you type), one setting of an organization
-(turning SSO enforcement on asks for the typed title first), deleting an invite link, and joining an
-organization by email domain.
+(turning SSO enforcement on asks for the typed title first), invite links (make one, change its role, delete one
+by its id), inviting people by email, and joining an organization by email domain.
 
 SamlProviderForm    create (``provider=None``) or edit a provider; an edit sends only what changed -> SamlProvider
 OrgSettingForm      one setting, opened with the service's exact value -> Organization
-InviteDeleteForm    an invite link's id (or its URL) -> the id deleted
+InviteDeleteForm    an invite link's id (or its URL) -> InviteDeletion (whether a link had that id)
+InviteLinkForm      create (``link=None``) or change an invite link's role -> InviteLink
+InvitePeopleForm    invite people by email (emails, role, SSO) -> InvitedUsers
 JoinConfirm         "Join <title>?" (y joins, n or esc does not) -> bool; :func:`confirm_join` asks and joins
 """
 
@@ -20,11 +22,13 @@ from textual.widgets import Static
 
 from folio.models.common import ROLES
 from folio.services.access import (
+    INVITE_EMAILS_MAX,
     NO_ROLE,
     NONE,
     CertificateProblem,
     OrgSetting,
     certificate_note,
+    check_invite_emails,
     check_org_setting,
     check_provider,
     org_settings,
@@ -40,11 +44,22 @@ from folio.tui.modals.site_forms import TypedConfirmModal
 from folio.tui.safe import safe
 
 if TYPE_CHECKING:
+    from folio.models.invite import InvitedUsers, InviteLink
     from folio.models.member import SamlProvider, Team
     from folio.models.organization import Organization
-    from folio.services.access import AccessService
+    from folio.services.access import AccessService, InviteDeletion
 
-__all__ = ["InviteDeleteForm", "JoinConfirm", "OrgSettingForm", "SamlProviderForm", "confirm_join"]
+__all__ = [
+    "InviteDeleteForm",
+    "InviteLinkForm",
+    "InvitePeopleForm",
+    "JoinConfirm",
+    "OrgSettingForm",
+    "SamlProviderForm",
+    "confirm_join",
+]
+
+ROLE_CHOICES: Sequence[tuple[str, str]] = (*((role, role) for role in ROLES), ("none: guests", NO_ROLE))
 
 
 # --- SAML provider -----------------------------------------------------------------------------------------------
@@ -204,9 +219,15 @@ class OrgSettingForm(FormModal["Organization"]):
         impact = await self.access.sso_impact(self.org.id)
         name = self.org.title or self.org.id
         title = Content.assemble("Enforce SSO for ", (safe(name, limit=120).plain, "bold"), "?")
+        expected = name
+        if impact.confirm_word is not None:
+            title = Content.assemble(
+                "Enforce SSO for ", (safe(name, limit=120).plain, "bold"), " and lock yourself out?"
+            )
+            expected = impact.confirm_word
         body = safe(
             "Every member will have to sign in through the organization's SAML provider. " + impact.words(),
-            limit=600,
+            limit=800,
         )
 
         def answered(ok: bool | None) -> None:
@@ -214,10 +235,11 @@ class OrgSettingForm(FormModal["Organization"]):
                 self.confirmed = True
                 self.action_send()
             else:
-                self.say(Content("SSO enforcement not turned on: the title was not typed. Nothing was sent."))
+                what = "the title" if impact.confirm_word is None else "the confirmation"
+                self.say(Content(f"SSO enforcement not turned on: {what} was not typed. Nothing was sent."))
 
         self.say(None)
-        self.app.push_screen(TypedConfirmModal(title, name, body=body, action="Enforce SSO"), answered)
+        self.app.push_screen(TypedConfirmModal(title, expected, body=body, action="Enforce SSO"), answered)
 
     async def submit(self, values: Mapping[str, Any]) -> Organization:
         return await self.access.update_setting(self.org.id, self.setting.key, values.get("value"))
@@ -229,14 +251,11 @@ class OrgSettingForm(FormModal["Organization"]):
         return org if setting_change(key, now) == setting_change(key, value) else None
 
 
-class InviteDeleteForm(FormModal[str]):
+class InviteDeleteForm(FormModal["InviteDeletion"]):
     """Delete one invite link of the organization by its id, or the link itself (its last path segment)."""
 
     TITLE = "Delete an invite link"
-    INTRO = (
-        "The API has no list of invite links: paste the link (or its id) from where it was shared. "
-        "Whoever holds it can no longer join with it."
-    )
+    INTRO = "Paste the link (or its id) from where it was shared. Whoever holds it can no longer join with it."
     FIELDS = (Field("invite", "Link or id", placeholder="https://…/invite/<id>, or the id"),)
     SEND_LABEL = "Delete"
     FAILED = "Not deleted"
@@ -250,8 +269,89 @@ class InviteDeleteForm(FormModal[str]):
     def check(self, values: Mapping[str, Any]) -> dict[str, str]:
         return {} if str(values.get("invite") or "").strip() else {"invite": "Paste the invite link or its id."}
 
-    async def submit(self, values: Mapping[str, Any]) -> str:
+    async def submit(self, values: Mapping[str, Any]) -> InviteDeletion:
         return await self.access.delete_invite(self.org_id, str(values["invite"]))
+
+
+class InviteLinkForm(FormModal["InviteLink"]):
+    """A new invite link to the organization (``link=None``), or the role an existing link gives (the level, for
+    a link to a space or collection). After a lost answer the link is looked for before it is made again."""
+
+    FAILED = "Not saved"
+
+    def __init__(self, access: AccessService, org_id: str, *, link: InviteLink | None = None) -> None:
+        self.access = access
+        self.org_id = org_id
+        self.link = link
+        if link is None:
+            title = Content("New invite link to the organization")
+        else:
+            title = Content.assemble("Change the invite link ", (safe(link.id, limit=40).plain, "bold"))
+        current = (link.access or NO_ROLE) if link is not None else "read"
+        super().__init__(
+            values={"role": current},
+            draft=f"invite-link:{org_id}/{link.id if link else 'new'}",
+            where="an invite link",
+            title=title,
+        )
+
+    def fields(self) -> Sequence[Field]:
+        label = "Level" if self.link is not None and self.link.kind != "organization" else "Role"
+        return (Field("role", label, kind="select", choices=ROLE_CHOICES, hint="what joining with the link gives"),)
+
+    def check(self, values: Mapping[str, Any]) -> dict[str, str]:
+        if self.link is not None and values.get("role") == self.initial.get("role"):
+            return {"role": "Nothing changed yet: choose another role."}
+        return {} if values.get("role") else {"role": "Choose a role."}
+
+    async def submit(self, values: Mapping[str, Any]) -> InviteLink:
+        if self.link is None:
+            return await self.access.create_invite_link(self.org_id, values["role"])
+        return await self.access.update_invite_link(self.org_id, self.link, values["role"])
+
+    async def find_sent(self, values: Mapping[str, Any]) -> Any:
+        if self.link is None:
+            return await self.access.find_invite_link(self.org_id, values["role"])
+        return await self.access.find_invite_update(self.org_id, self.link.id, values["role"])
+
+
+class InvitePeopleForm(FormModal["InvitedUsers"]):
+    """Invite people by email: the emails (1..100, separated by commas, spaces or lines), the role they get, and
+    whether they join as SSO members. After a lost answer the members are looked for before it is sent again."""
+
+    TITLE = "Invite people by email"
+    FAILED = "Not invited"
+    SEND_LABEL = "Invite"
+
+    def __init__(self, access: AccessService, org_id: str, *, default_role: str | None = None) -> None:
+        self.access = access
+        self.org_id = org_id
+        super().__init__(
+            values={"emails": "", "role": default_role or NO_ROLE, "sso": False},
+            draft=f"invite-people:{org_id}",
+            where="an invite by email",
+        )
+
+    def fields(self) -> Sequence[Field]:
+        return (
+            Field(
+                "emails", "Emails", kind="text", height=4, hint=f"1 to {INVITE_EMAILS_MAX}, commas or spaces between"
+            ),
+            Field("role", "Role", kind="select", choices=ROLE_CHOICES),
+            Field("sso", "SSO", kind="check", hint="They sign in through the organization's SAML provider"),
+        )
+
+    def check(self, values: Mapping[str, Any]) -> dict[str, str]:
+        problem = check_invite_emails(str(values.get("emails") or ""))
+        return {"emails": problem} if problem else {}
+
+    async def submit(self, values: Mapping[str, Any]) -> InvitedUsers:
+        return await self.access.invite_people(
+            self.org_id, str(values["emails"]), values.get("role"), sso=bool(values.get("sso"))
+        )
+
+    async def find_sent(self, values: Mapping[str, Any]) -> Any:
+        return await self.access.find_invited(self.org_id, str(values["emails"]))
 
 
 # --- joining -----------------------------------------------------------------------------------------------------

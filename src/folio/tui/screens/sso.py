@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from folio.models.organization import Organization
     from folio.services import Services
 
-__all__ = ["LoginsPanel", "ProvidersPanel", "SsoScreen", "provider_detail"]
+__all__ = ["CopyForIdp", "LoginsPanel", "ProvidersPanel", "SsoScreen", "provider_detail"]
 
 MANAGE = "manage SAML providers"
 DASH = format.DASH
@@ -86,6 +86,19 @@ def provider_detail(provider: SamlProvider | None) -> Content:
             said, warn = str(exc), True
         lines.append(Content.assemble("Certificate  ", (safe(said, limit=300).plain, "bold" if warn else "")))
     return Content("\n").join(lines)
+
+
+class CopyForIdp(ChoiceModal):
+    """Pick the value to copy for the identity provider: one line says how (enter copies, esc closes)."""
+
+    HOW = "enter copies the value under the cursor · esc closes"
+
+    def compose_intro(self) -> ComposeResult:
+        yield from ()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one(".form--help", Static).update(Content(self.HOW))
 
 
 class ProvidersPanel(ResourcePanel["SamlProvider"]):
@@ -250,7 +263,7 @@ class ProvidersPanel(ResourcePanel["SamlProvider"]):
             label, value, is_url = values[key]
             copy(self.app, value, what=label, url=is_url)
 
-        self.app.push_screen(ChoiceModal("Copy for the identity provider", choices, submit))
+        self.app.push_screen(CopyForIdp("Copy for the identity provider", choices, submit))
 
 
 class LoginsPanel(ResourcePanel["SsoLogin"]):
