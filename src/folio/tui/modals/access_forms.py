@@ -239,7 +239,9 @@ class OrgSettingForm(FormModal["Organization"]):
                 self.say(Content(f"SSO enforcement not turned on: {what} was not typed. Nothing was sent."))
 
         self.say(None)
-        self.app.push_screen(TypedConfirmModal(title, expected, body=body, action="Enforce SSO"), answered)
+        noun = "title" if impact.confirm_word is None else ("email" if impact.your_email else "phrase")
+        modal = TypedConfirmModal(title, expected, body=body, action="Enforce SSO", noun=noun)
+        self.app.push_screen(modal, answered)
 
     async def submit(self, values: Mapping[str, Any]) -> Organization:
         return await self.access.update_setting(self.org.id, self.setting.key, values.get("value"))

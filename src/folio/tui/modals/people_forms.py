@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from textual import work
 from textual.content import Content
-from textual.widgets import Input, SelectionList, Static
+from textual.widgets import SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from folio.services.people_plan import check_team_title, member_name, team_role_value
@@ -39,30 +39,8 @@ def member_label(member: Member) -> Content:
     return safe(f"{name} <{email}>" if email and email != name else name, limit=100)
 
 
-class TypedConfirm(TypedConfirmModal):
-    """:class:`TypedConfirmModal` that names what must be typed (``email``, ``title``) when it is refused."""
-
-    def __init__(
-        self,
-        title: Content | str,
-        expected: str,
-        *,
-        noun: str,
-        body: Content | str = "",
-        action: str = "Delete",
-    ) -> None:
-        super().__init__(title, expected, body=body, action=action)
-        self.noun = noun
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        event.prevent_default()  # instead of the base class's handler, which names a title
-        if event.value.strip() == self.expected:
-            self.dismiss(True)
-            return
-        self.query_one(".site-form--problem", Static).update(
-            Content(f"That is not the {self.noun}: nothing was done. Type “{self.expected}” exactly, or press esc.")
-        )
+TypedConfirm = TypedConfirmModal
+"""Kept under the name the people screens use: the base names what must be typed (``noun``)."""
 
 
 class PickingForm(FormModal[T], Generic[T]):

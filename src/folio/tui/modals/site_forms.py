@@ -246,16 +246,23 @@ class ChoiceModal(FormModal[str]):
 
 
 class TypedConfirmModal(ModalScreen[bool]):
-    """Asks to type ``expected`` (a site's title, as shown) to confirm; any other text is refused and the
-    modal stays. esc cancels."""
+    """Asks to type ``expected`` (a site's title, as shown) to confirm; any other text is refused, named by
+    ``noun`` (``title``, ``email``, ``slug``), and the modal stays. esc cancels."""
 
     DEFAULT_CSS = _CSS.format(name="TypedConfirmModal")
     BINDINGS: ClassVar[list[BindingType]] = [_CANCEL]
 
     def __init__(
-        self, title: Content | str, expected: str, *, body: Content | str = "", action: str = "Delete"
+        self,
+        title: Content | str,
+        expected: str,
+        *,
+        body: Content | str = "",
+        action: str = "Delete",
+        noun: str = "title",
     ) -> None:
         super().__init__()
+        self.noun = noun
         self.title_text = title if isinstance(title, Content) else Content(title)
         self.body_text = body if isinstance(body, Content) else Content(body)
         self.expected = safe(expected, limit=200).plain
@@ -280,7 +287,7 @@ class TypedConfirmModal(ModalScreen[bool]):
             self.dismiss(True)
             return
         self.query_one(".site-form--problem", Static).update(
-            Content(f"That is not the title: nothing was done. Type “{self.expected}” exactly, or press esc.")
+            Content(f"That is not the {self.noun}: nothing was done. Type “{self.expected}” exactly, or press esc.")
         )
 
     def action_cancel(self) -> None:

@@ -347,6 +347,7 @@ class SpecsPanel(ResourcePanel[OpenAPISpec]):
             Content.assemble("Delete the OpenAPI spec ", (name, "bold"), "?"),
             spec.slug,
             body="Its versions go with it; pages that show it lose their reference.",
+            noun="slug",
         )
 
         def confirmed(ok: bool | None) -> None:

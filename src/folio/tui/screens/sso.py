@@ -228,7 +228,7 @@ class ProvidersPanel(ResourcePanel["SamlProvider"]):
             else:
                 self.notify("Nothing was deleted.", markup=False)
 
-        self.app.push_screen(TypedConfirmModal(title, label, body=body), confirmed)
+        self.app.push_screen(TypedConfirmModal(title, label, body=body, noun="label"), confirmed)
 
     @work(exclusive=False, group="sso-delete", exit_on_error=False)
     async def _delete(self, provider: SamlProvider) -> None:
