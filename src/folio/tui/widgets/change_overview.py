@@ -211,7 +211,7 @@ class ChangesPane(Horizontal, HoldsFocus, Explains):
         yield ResourceBrowser(COLUMNS, empty="This change request changes no page.", id="changes-pages")
         with Vertical(id="changes-diff"):
             yield Static(id="diff-title")
-            yield DiffView(cursor=True, id="diff-view")
+            yield DiffView(cursor=True, space=False, id="diff-view")  # space: the review sweep
 
     @property
     def pages(self) -> ResourceBrowser:

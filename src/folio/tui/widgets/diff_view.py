@@ -81,13 +81,17 @@ class DiffView(ScrollView, DiffDrawing, can_focus=True):
         Binding("l", "scroll_right", "Right", show=False, id="diff.right", tooltip="Scroll the diff right"),
         Binding("g", "scroll_home", "Top", show=False, id="diff.top", tooltip="The top of the diff"),
         Binding("G", "scroll_end", "Bottom", show=False, id="diff.bottom", tooltip="The bottom of the diff"),
-        Binding("space", "page_down", "Page down", show=False, id="diff.page-down", tooltip="Down one screen"),
+        Binding("space", "space_page", "Page down", show=False, id="diff.page-down", tooltip="Down one screen"),
     ]
 
-    def __init__(self, *, cursor: bool = False, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self, *, cursor: bool = False, space: bool = True, id: str | None = None, classes: str | None = None
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self.has_cursor = cursor
         """Whether a cursor marks a row (j/k move it); without, j/k scroll."""
+        self.pages_on_space = space
+        """Whether space pages down (False: it is left to the screen, e.g. a change request's review sweep)."""
         self.diff: MarkdownDiff | None = None
         self.message = "Select a page to see its changes."
         self._side_by_side = False
@@ -427,6 +431,11 @@ class DiffView(ScrollView, DiffDrawing, can_focus=True):
 
     # -- keys ------------------------------------------------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "space_page" and not self.pages_on_space:
+            return False  # the key goes on to the screen's binding of space
+        return True
+
     # g, G and space go at once, as j and k do: Textual's scroll for 1 s (the diff drawn anew at each of its
     # frames), and its end waits for a refresh before it starts (a frame later).
     def action_scroll_down(self) -> None:
@@ -443,3 +452,6 @@ class DiffView(ScrollView, DiffDrawing, can_focus=True):
 
     def action_page_down(self) -> None:
         self.scroll_to(y=self.scroll_y + self.scrollable_content_region.height, animate=False)
+
+    def action_space_page(self) -> None:
+        self.action_page_down()
