@@ -346,6 +346,8 @@ class DiffView(ScrollView, DiffDrawing, can_focus=True):
     def on_resize(self, event: events.Resize) -> None:
         self._resize()
         self._drawn = lines_kept(self._drawn, self.size.height, SCREENS_DRAWN)
+        if self.has_cursor and self.rows:
+            self._follow()  # a line appearing above (a banner) or going: the cursor's line stays, and in view
 
     def notify_style_update(self) -> None:
         self._styles = None
