@@ -434,9 +434,8 @@ class DiffView(ScrollView, DiffDrawing, can_focus=True):
     # -- keys ------------------------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "space_page" and not self.pages_on_space:
-            return False  # the key goes on to the screen's binding of space
-        return True
+        # Without: space goes on to the screen's binding of it (the change request's review sweep).
+        return action != "space_page" or self.pages_on_space
 
     # g, G and space go at once, as j and k do: Textual's scroll for 1 s (the diff drawn anew at each of its
     # frames), and its end waits for a refresh before it starts (a frame later).

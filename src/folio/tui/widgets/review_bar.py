@@ -6,7 +6,7 @@ screen under it whose sweep stopped at that thread (a :class:`SweepHost`), or No
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from textual.content import Content
 from textual.widgets import Static
@@ -73,7 +73,7 @@ class SweepHost(Protocol):
         """The sweep's next step."""
 
 
-def sweep_below(screen: Screen[object], comment_id: str) -> SweepHost | None:
+def sweep_below(screen: Screen[Any], comment_id: str) -> SweepHost | None:
     """The screen under ``screen`` when it is a :class:`SweepHost` whose sweep stands on the thread
     ``comment_id`` (the thread ``screen`` shows)."""
     stack = screen.app.screen_stack
