@@ -1,6 +1,7 @@
 """How :class:`folio.tui.widgets.diff_view.DiffView` draws one row of a diff: a hunk header, a unified line, or one
-side of a side-by-side row, with its gutter (line numbers and sign, or the cursor) and its text, cut or wrapped to
-the width, the changed words stressed. A mixin: the view holds the diff, the layout and the styles."""
+side of a side-by-side row, with its gutter (line numbers and sign, or the cursor) and its text, cut (a ``…`` where
+it goes on past an edge) or wrapped to the width, the changed words stressed. A mixin: the view holds the diff, the
+layout and the styles."""
 
 from __future__ import annotations
 
@@ -73,7 +74,20 @@ class DiffDrawing:
             text, offset = pieces[part], 0
             text.rstrip()
         strip = Strip(list(text.render(self.app.console)))
-        return strip.crop(offset, offset + width).adjust_cell_length(width, style)
+        cut = strip.crop(offset, offset + width).adjust_cell_length(width, style)
+        return self._cut_marks(cut, strip.cell_length, offset, width, style)
+
+    def _cut_marks(self, cut: Strip, length: int, offset: int, width: int, style: Style) -> Strip:
+        """A line cut at an edge (not wrapping) says so: ``…`` in its last cell when it goes on past the right
+        edge, in its first when scrolled sideways past its start."""
+        if self._wrap or width < 2:
+            return cut
+        mark = Strip([Segment("\u2026", style + self._style("diff-view--gutter"))])
+        if length > offset + width:
+            cut = Strip.join([cut.crop(0, width - 1), mark])
+        if offset > 0 and length > 0:
+            cut = Strip.join([mark, cut.crop(1, width)])
+        return cut
 
     def _gutter(self, text: str, style: Style, *, at: bool, part: int) -> Segment:
         if part:  # a wrapped line's continuation: the numbers are on its first line
