@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import httpx
 from textual.pilot import Pilot
 from textual.widgets import OptionList, SelectionList
 
@@ -93,6 +94,18 @@ async def _no_sleep(seconds: float) -> None:
     return None
 
 
+class Sent(httpx.AsyncBaseTransport):
+    """Counts the POSTs that reach the sandbox (answered or not)."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.posts = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.posts += request.method == "POST"
+        return await self.inner.handle_async_request(request)
+
+
 async def test_a_withdrawal_whose_answer_was_lost_is_found_not_sent_again(state: SandboxState) -> None:
     faults = Faults()
     client = GitBookClient(
@@ -121,6 +134,34 @@ async def test_a_withdrawal_whose_answer_was_lost_is_found_not_sent_again(state:
             assert app.screen is screen  # looked for: found withdrawn, not offered to send again
             assert dana not in record["requestedReviewers"]
             assert "Dana Moreau is no longer asked to review #1." in notes(app)
+    finally:
+        await client.aclose()
+
+
+async def test_asking_whose_answer_was_lost_is_found_not_sent_again(state: SandboxState) -> None:
+    faults = Faults()
+    sent = Sent(SandboxTransport(create_app(state, faults=faults)))
+    client = GitBookClient(token=Token(TOKEN), base_url=SANDBOX_URL, transport=sent, retry=RetryPolicy(sleep=_no_sleep))
+    services = Services(client, where="the test sandbox")
+    record = cr_of(state, LINUX)
+    try:
+        app = FolioApp(services, start=opener(services, state, LINUX))
+        app.animation_level = "none"
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            screen = app.screen
+            await pilot.press("a")
+            form = await until(pilot, RequestReviewersModal)
+            first = str(form.query_one(SelectionList).get_option_at_index(0).value)
+            await pilot.press("space")
+            faults.drop_after_write = 1.0  # asked, the answer lost
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            faults.drop_after_write = 0.0
+            assert app.screen is screen  # looked for (who is asked now): found, not offered to send again
+            assert record["requestedReviewers"].count(first) == 1
+            assert sent.posts == 1
+            assert any(n.startswith("Asked to review: ") for n in notes(app))
     finally:
         await client.aclose()
 
