@@ -7,14 +7,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rich._wrap import divide_line
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
-from folio.services.diff import DiffLine
+from folio.services.diff import DiffLine, SideRow
 
-__all__ = ["DiffDrawing"]
+__all__ = ["WORD_WRAP_MAX", "DiffDrawing"]
+
+WORD_WRAP_MAX = 1_000_000
+"""Past about this many characters (longest line times rows) long lines wrap at the width, not between words:
+finding word breaks in every line would hold the screen for seconds."""
 
 _SIGN = {"add": "+", "delete": "-", "context": " "}
 
@@ -27,6 +32,8 @@ class DiffDrawing:
     app: Any
     _number_width: int
     _wrap: bool
+    _longest: int
+    _breaks: dict[tuple[DiffLine, int], list[int]]
 
     if TYPE_CHECKING:
 
@@ -37,7 +44,21 @@ class DiffDrawing:
 
         def _gutter_width(self) -> int: ...
 
-        def _breaks_of(self, line: DiffLine, width: int) -> list[int]: ...
+        @property
+        def rows(self) -> list[DiffLine] | list[SideRow]: ...
+
+    def _breaks_of(self, line: DiffLine, width: int) -> list[int]:
+        """Where ``line`` wraps at ``width`` cells (worked out once: the layout's, reused when drawing)."""
+        if len(line.text) <= width:
+            return []
+        key = (line, width)
+        if key not in self._breaks:
+            text = line.text
+            if self._longest * len(self.rows) > WORD_WRAP_MAX and text.isascii():  # a huge page: cut, fast
+                self._breaks[key] = list(range(width, len(text), width))
+            else:
+                self._breaks[key] = divide_line(text, width, fold=True)
+        return self._breaks[key]
 
     def _header(self, line: DiffLine, row: int, width: int, base: Style) -> Strip:
         if line.kind == "note":

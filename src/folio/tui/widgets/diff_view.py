@@ -19,7 +19,6 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import ClassVar
 
-from rich._wrap import divide_line
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -39,10 +38,6 @@ __all__ = ["DiffView"]
 SCREENS_DRAWN = 8
 """Screens of lines kept drawn: a diff line costs far more than a list's row, and reading goes back and forth (g,
 G, a page, back): more than a list keeps (about 2 MB at 40 lines; it kept up to 4,096 lines)."""
-
-WORD_WRAP_MAX = 1_000_000
-"""Past about this many characters (longest line times rows) long lines wrap at the width, not between words:
-finding word breaks in every line would hold the screen for seconds."""
 
 
 class DiffView(ScrollView, DiffDrawing, can_focus=True):
@@ -302,18 +297,6 @@ class DiffView(ScrollView, DiffDrawing, can_focus=True):
             return row
         return self._starts[max(0, min(row, len(self._starts) - 1))]
 
-    def _breaks_of(self, line: DiffLine, width: int) -> list[int]:
-        if len(line.text) <= width:
-            return []
-        key = (line, width)
-        if key not in self._breaks:
-            text = line.text
-            if self._longest * len(self.rows) > WORD_WRAP_MAX and text.isascii():  # a huge page: cut, fast
-                self._breaks[key] = list(range(width, len(text), width))
-            else:
-                self._breaks[key] = divide_line(text, width, fold=True)
-        return self._breaks[key]
-
     def _layout(self, text_width: int) -> None:
         """With wrapping on, where each row starts on screen (a row is as tall as its longer side)."""
         if not self._wrap or self.diff is None:
@@ -451,8 +434,5 @@ class DiffView(ScrollView, DiffDrawing, can_focus=True):
     def action_scroll_end(self) -> None:
         self.scroll_to(y=self.max_scroll_y, animate=False)
 
-    def action_page_down(self) -> None:
-        self.scroll_to(y=self.scroll_y + self.scrollable_content_region.height, animate=False)
-
     def action_space_page(self) -> None:
-        self.action_page_down()
+        self.scroll_to(y=self.scroll_y + self.scrollable_content_region.height, animate=False)
