@@ -16,8 +16,8 @@ from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
 from folio.services import Services
 from folio.tui.app import FolioApp
 from folio.tui.modals.change_request_forms import RequestReviewersModal
-from folio.tui.modals.site_forms import ChoiceModal
 from folio.tui.screens.change_request import ChangeRequestScreen
+from folio.tui.screens.change_request_reviewers import WithdrawModal
 from tests.conftest import SANDBOX_URL, TOKEN
 from tests.tui.test_change_request import LINUX, cr_of, notes, opener, text
 
@@ -59,7 +59,7 @@ async def test_a_stops_asking_the_reviewer_picked(services: Services, state: San
         assert "Dana Moreau  \u2026 review requested" in text(screen, "#overview-reviewers")
         assert "A stops asking one" in text(screen, "#overview-reviewers")
         await pilot.press("A")
-        modal = await until(pilot, ChoiceModal)
+        modal = await until(pilot, WithdrawModal)
         options = modal.query_one(OptionList)
         offered = [str(options.get_option_at_index(i).id) for i in range(options.option_count)]
         assert offered == asked
@@ -124,7 +124,7 @@ async def test_a_withdrawal_whose_answer_was_lost_is_found_not_sent_again(state:
             await settle(pilot)
             screen = app.screen
             await pilot.press("A")
-            modal = await until(pilot, ChoiceModal)
+            modal = await until(pilot, WithdrawModal)
             options = modal.query_one(OptionList)
             options.highlighted = [options.get_option_at_index(i).id for i in range(options.option_count)].index(dana)
             faults.drop_after_write = 1.0  # withdrawn, the answer lost

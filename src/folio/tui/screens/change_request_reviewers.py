@@ -24,7 +24,14 @@ if TYPE_CHECKING:
     from folio.services import Services
     from folio.services.review import Overview
 
-__all__ = ["asked_of", "withdraw_reviewer"]
+__all__ = ["WithdrawModal", "asked_of", "withdraw_reviewer"]
+
+
+class WithdrawModal(ChoiceModal):
+    """The people asked to review: enter on one takes the request back."""
+
+    SEND_LABEL = "Withdraw"
+    FAILED = "Not withdrawn"
 
 
 def asked_of(overview: Overview) -> dict[str, str]:
@@ -66,5 +73,5 @@ def withdraw_reviewer(
 
     choices = [Choice(user_id, name) for user_id, name in asked.items()]
     title = f"Withdraw a review request on #{cr.number}"
-    modal = ChoiceModal(title, choices, submit, help="Whom to stop asking:", find_sent=find)
+    modal = WithdrawModal(title, choices, submit, help="Whom to stop asking:", find_sent=find)
     owner.app.push_screen(modal, done)
