@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from folio.api import GitBookClient, errors
+from folio.api import GitBookClient, Token, errors
 from folio.models.change_request import ChangeRequestReview, RequestedReviewer
 from folio.models.common import Document
-from folio.sandbox import SandboxState
-from tests.conftest import TOKEN
+from folio.sandbox import SandboxState, SandboxTransport, create_app
+from tests.conftest import SANDBOX_URL, TOKEN
 
 
 def cr_of(state: SandboxState, subject: str) -> dict[str, Any]:
@@ -192,3 +192,36 @@ async def test_remove_requested_reviewer(client: GitBookClient, state: SandboxSt
     assert await client.reviews.requested_reviewers(record["space"], record["id"]).collect() == []
     with pytest.raises(errors.NotFound):
         await client.reviews.remove_requested_reviewer(record["space"], "no-such-cr", bruno)
+
+
+async def test_only_editors_ask_for_reviewers_or_take_a_request_back(
+    client: GitBookClient, state: SandboxState
+) -> None:
+    record = cr_of(state, "Failover: lower the DNS TTL first")
+    bruno, hana = user(state, "bruno"), user(state, "hana")
+    before = list(record["requestedReviewers"])
+    state.tokens = {TOKEN: user(state, "ivan")}  # a reader
+    with pytest.raises(errors.Forbidden):
+        await client.reviews.remove_requested_reviewer(record["space"], record["id"], bruno)
+    with pytest.raises(errors.Forbidden):
+        await client.reviews.request_reviewers(record["space"], record["id"], [hana])
+    assert record["requestedReviewers"] == before
+
+
+async def test_a_service_without_review_requests_raises_not_offered(state: SandboxState) -> None:
+    app = create_app(state)
+    app.router.routes = [r for r in app.router.routes if "requested-reviewers" not in getattr(r, "path", "")]
+    client = GitBookClient(token=Token(TOKEN), base_url=SANDBOX_URL, transport=SandboxTransport(app))
+    record = cr_of(state, "Failover: lower the DNS TTL first")
+    try:
+        with pytest.raises(errors.NotFound) as missing:  # no such change request: not found, not "not offered"
+            await client.reviews.requested_reviewers(record["space"], "no-such-cr").collect()
+        assert not isinstance(missing.value, errors.NotOffered)
+        with pytest.raises(errors.NotOffered):
+            await client.reviews.requested_reviewers(record["space"], record["id"]).collect()
+        with pytest.raises(errors.NotOffered):  # known now: later calls fail at once
+            await client.reviews.remove_requested_reviewer(record["space"], record["id"], user(state, "bruno"))
+        with pytest.raises(errors.NotOffered):
+            await client.reviews.request_reviewers(record["space"], record["id"], [user(state, "hana")])
+    finally:
+        await client.aclose()

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import pytest
 
-from folio.api import GitBookClient
-from folio.api.errors import Conflict
+from folio.api import GitBookClient, RetryPolicy, Token
+from folio.api.errors import ApiError, Conflict
 from folio.models.change_request import ChangeRequest
 from folio.models.common import Page
-from folio.sandbox import SandboxState
+from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
 from folio.services import Services
+from folio.services.authoring import ReviewRequestsNotOffered
 from folio.services.diff import diff_markdown
 from folio.services.review import (
     ReviewService,
@@ -20,6 +22,12 @@ from folio.services.review import (
     next_status,
     subject_problem,
 )
+from folio.services.writes import may_have_reached
+from tests.conftest import SANDBOX_URL, TOKEN
+
+
+async def _no_sleep(seconds: float) -> None:
+    return None
 
 
 def cr_of(state: SandboxState, subject: str) -> dict[str, Any]:
@@ -147,3 +155,79 @@ def test_build_change_set_counts_body_edits_past_the_change_list() -> None:
     head = [Page(id="a", title="A", markdown="one!"), Page(id="c", title="C", markdown="new")]
     result = build_change_set(cr, base, head, [])  # the service's list left them out (its limit)
     assert [(p.id, p.kinds) for p in result.pages] == [("a", ("edited",)), ("b", ("deleted",)), ("c", ("created",))]
+
+
+# --- review requests taken back ------------------------------------------------------------------------------
+
+
+def _asked(state: SandboxState, cr_id: str) -> list[str]:
+    return list(state.change_requests[cr_id].get("requestedReviewers") or [])
+
+
+async def test_a_review_request_is_withdrawn(review: ReviewService, state: SandboxState) -> None:
+    record = cr_of(state, "Clarify Linux install steps")
+    dana = user(state, "dana")
+    assert dana in _asked(state, record["id"])
+    assert await review.withdraw_request(record["space"], record["id"], dana) is True
+    assert dana not in _asked(state, record["id"])
+    overview = await review.overview(record["space"], record["id"])
+    assert overview.requests_offered and dana not in {r.user_id for r in overview.reviewers if r.verdict == "requested"}
+    assert await review.withdraw_request(record["space"], record["id"], dana) is False  # none left: said so
+    assert await review.find_withdrawn(record["space"], record["id"], dana) is True
+
+
+class Sent(httpx.AsyncBaseTransport):
+    """Counts the requests sent, by method, before the sandbox gets them (answered or not)."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.methods: list[str] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.methods.append(request.method)
+        return await self.inner.handle_async_request(request)
+
+
+async def test_a_withdrawal_whose_answer_was_lost_is_looked_for_not_sent_again(state: SandboxState) -> None:
+    faults = Faults(drop_after_write=1.0)  # the withdrawal is applied, its answer lost
+    sent = Sent(SandboxTransport(create_app(state, faults=faults)))
+    client = GitBookClient(token=Token(TOKEN), base_url=SANDBOX_URL, transport=sent, retry=RetryPolicy(sleep=_no_sleep))
+    try:
+        review = Services(client).review
+        record = cr_of(state, "Clarify Linux install steps")
+        dana = user(state, "dana")
+        with pytest.raises(ApiError) as lost:
+            await review.withdraw_request(record["space"], record["id"], dana)
+        assert may_have_reached(lost.value) and dana not in _asked(state, record["id"])
+        assert sent.methods.count("DELETE") == 1  # not sent again by the client: its answer would be "there was none"
+        faults.drop_after_write = 0.0
+        assert await review.find_withdrawn(record["space"], record["id"], dana) is True  # done: found so
+        ada = user(state, "ada")
+        assert ada in _asked(state, record["id"])
+        assert await review.find_withdrawn(record["space"], record["id"], ada) is None  # still asked: send it
+    finally:
+        await client.aclose()
+
+
+def _without_review_requests(state: SandboxState) -> Any:
+    app = create_app(state)
+    app.router.routes = [r for r in app.router.routes if "requested-reviewers" not in getattr(r, "path", "")]
+    return app
+
+
+async def test_a_service_without_review_requests_is_said_so(state: SandboxState) -> None:
+    client = GitBookClient(
+        token=Token(TOKEN), base_url=SANDBOX_URL, transport=SandboxTransport(_without_review_requests(state))
+    )
+    try:
+        review = Services(client).review
+        record = cr_of(state, "Clarify Linux install steps")
+        overview = await review.overview(record["space"], record["id"])  # the rest of it still loads
+        assert overview.requests_offered is False and overview.counts == {"created": 1, "edited": 1}
+        assert all(r.verdict != "requested" for r in overview.reviewers)
+        with pytest.raises(ReviewRequestsNotOffered, match="does not offer asking for reviewers"):
+            await review.withdraw_request(record["space"], record["id"], user(state, "dana"))
+        with pytest.raises(ReviewRequestsNotOffered):
+            await Services(client).authoring.request_reviewers(record["space"], record["id"], [user(state, "dana")])
+    finally:
+        await client.aclose()

@@ -393,3 +393,17 @@ def test_bindings_have_ids_and_tooltips() -> None:
             assert not isinstance(binding, tuple)
             assert binding.id and binding.tooltip, binding
     assert ChangeOverview is not None
+
+
+async def test_the_lists_of_the_tabs_sit_one_column_in(
+    services: Services, state: SandboxState, open_app: Opener
+) -> None:
+    """As the lists of the other screens (the organization's tabs): the changed pages, the comments, the checks."""
+    from folio.tui.widgets.resource_list import ResourceList
+
+    async with open_app(opener(services, state, LINUX)) as (app, pilot):
+        screen = app.screen
+        for tab, where in (("2", "#changes-pages"), ("3", "#comments"), ("4", "#checks-list")):
+            await press(pilot, tab)
+            table = screen.query_one(where).query_one(ResourceList)
+            assert table.content_region.x == 1, tab

@@ -133,6 +133,37 @@ async def test_c_comments_on_the_block_under_the_cursor(services: Services, stat
         assert key not in " ".join(rows)
 
 
+async def test_the_pending_review_banner_keeps_the_cursor_on_its_line(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    """P shows a line above the diff (and takes it away again): the cursor stays on the line it was on, in view,
+    so the next c comments on the block the reader sees marked."""
+    cr = cr_of(state, LINUX)
+    page = next(p for p, _ in _walk(state.revisions[cr["revision"]]["pages"]) if p.get("title") == "Linux")
+    page["markdown"] += "\n\n" + "\n\n".join(f"Paragraph {i} of a long tail." for i in range(60))
+    async with open_app(opener(services, state, LINUX)) as (app, pilot):
+        screen = app.screen
+        await press(pilot, "2", "enter", "G", *["j"] * 12)  # the last line, at the bottom of the diff
+        view = screen.query_one(DiffView)
+        marked = view.line_at_cursor()
+        assert marked is not None and marked.text == "Paragraph 59 of a long tail."
+
+        def in_view() -> bool:
+            top = round(view.scroll_y)
+            return top <= view.cursor < top + view.scrollable_content_region.height
+
+        assert in_view()
+        for _ in range(3):  # the banner appears, goes, appears
+            height = view.size.height
+            await press(pilot, "P")
+            assert view.size.height != height  # the diff was made shorter (taller)
+            assert view.line_at_cursor() is marked and in_view()
+        await press(pilot, "c")
+        modal = app.screen
+        assert isinstance(modal, BlockCommentModal)
+        assert str(modal.query_one(".diff-comment--block", Static).render()) == "Paragraph 59 of a long tail."
+
+
 async def test_a_deleted_line_says_so_and_offers_the_page(
     services: Services, state: SandboxState, open_app: Any
 ) -> None:

@@ -58,3 +58,25 @@ async def test_g_capital_g_and_space_move_at_once() -> None:
         assert not gliding(app, view)
         assert view.scroll_y == height
         assert on_screen(view)
+
+
+async def test_a_long_line_cut_at_an_edge_shows_an_ellipsis() -> None:
+    long = "word " * 40 + "END"
+    app = DiffApp()
+    async with app.run_test(size=(60, 12)) as pilot:
+        view = app.query_one(DiffView)
+        view.show(diff_markdown("short\n" + long, "short\n" + long + " more"))
+        await pilot.pause()
+        drawn = [view.render_line(y).text for y in range(view.size.height)]
+        row = next(line for line in drawn if "word word" in line)
+        assert row.endswith("\u2026") and "END" not in row  # cut at the right edge: said so
+        assert not any(line.rstrip().endswith("\u2026") for line in drawn if "short" in line)  # a short line is not
+        view.scroll_to(x=view.max_scroll_x, animate=False, immediate=True)
+        await pilot.pause()
+        drawn = [view.render_line(y).text for y in range(view.size.height)]
+        row = next(line for line in drawn if "END more" in line)  # the new line, scrolled to its end
+        assert row.rstrip().endswith("END more") and "+ \u2026 word" in row  # cut at its start: said so
+        view.wrap = True
+        await pilot.pause()
+        drawn = [view.render_line(y).text for y in range(view.size.height)]
+        assert not any("\u2026" in line for line in drawn)  # wrapped: nothing is cut

@@ -52,7 +52,7 @@ def the_cr(state: SandboxState) -> dict[str, Any]:
 
 
 def bar_text(screen: Any) -> str:
-    bar = screen.query_one("#cr-review-bar", Static)
+    bar = screen.query_one("#thread-review-bar" if isinstance(screen, ThreadScreen) else "#cr-review-bar", Static)
     return str(bar.render()) if bar.display else ""
 
 
@@ -178,3 +178,46 @@ def test_approve_requires_is_read_from_config_toml(tmp_path: Path) -> None:
     path.write_text('review = "strict"\n')
     with pytest.raises(SettingsError, match=r"\[review\] must be a table"):
         approve_requires(Settings.load(path))
+
+
+async def test_space_sweeps_from_the_diff_and_goes_on_from_the_thread_it_opened(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    ids = await threads(services, state)
+    async with open_app(opener(services, state), size=SIZE) as (app, pilot):
+        screen = app.screen
+        assert isinstance(screen, ChangeRequestScreen)
+        await press(pilot, "2", "enter")  # the focus in the diff, where space used to page down
+        diff = screen.changes.diff_view
+        assert diff.has_focus
+        await press(pilot, "space")
+        assert app.screen is screen and " 1/6 " in bar_text(screen)
+        first = screen.changes.page
+        assert first is not None and first.title == "Linux"  # the list's first page, then its two threads
+        diff.focus()
+        await press(pilot, "space")  # from the diff again: the sweep goes on (the first page is left viewed)
+        thread = app.screen
+        assert isinstance(thread, ThreadScreen) and " 2/6 " in bar_text(screen)
+        assert first.id in screen.changes.viewed
+        on_thread = bar_text(thread)  # the thread the sweep opened shows where the sweep is
+        assert on_thread.startswith("Sweep ") and " 2/6 " in on_thread and "space: next" in on_thread
+        await press(pilot, "space")  # ... and space there takes the next step: the next thread opens
+        nxt = app.screen
+        assert isinstance(nxt, ThreadScreen) and nxt is not thread and " 3/6 " in bar_text(nxt)
+        assert (thread.comment_id, nxt.comment_id) == (ids["linux-seeded"], ids["linux-mine"])
+        await press(pilot, "space")  # the next page: back on the change request
+        assert app.screen is screen and " 4/6 " in bar_text(screen)
+        assert app.screen_stack.count(screen) == 1 and not any(isinstance(s, ThreadScreen) for s in app.screen_stack)
+
+
+async def test_a_thread_not_opened_by_the_sweep_leaves_space_alone(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    record = the_cr(state)
+    seeded = next(c["id"] for c in state.comments.values() if c["changeRequest"] == record["id"])
+    opened = lambda: ThreadScreen(services, record["space"], seeded, change_request=record["id"])  # noqa: E731
+    async with open_app(opened, size=SIZE) as (app, pilot):
+        thread = app.screen
+        assert isinstance(thread, ThreadScreen)
+        await press(pilot, "space")
+        assert app.screen is thread and bar_text(thread) == ""

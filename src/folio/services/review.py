@@ -5,6 +5,7 @@
     changes = await review.changes(space_id, overview.cr)   # every page before and after, changed ones flagged
     await review.submit(space_id, cr.id, "approved", "Looks right")
     await review.merge(space_id, cr.id)
+    await review.withdraw_request(space_id, cr.id, user_id)  # a review request taken back (find_withdrawn: lost)
 
 The diffs themselves are :mod:`folio.services.diff` (pure); the "viewed" marks are :mod:`folio.services.viewed`.
 """
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-from folio.api.errors import NotFound
+from folio.api.errors import NotFound, NotOffered
 from folio.api.resources.change_requests import SUBJECT_MAX
 from folio.models.change_request import PatchableStatus, ReviewStatus
 from folio.services.outbox import CLOCK_SKEW
@@ -90,6 +91,8 @@ class Overview:
     reviewers: list[Reviewer]
     changes: list[SemanticChange]
     more: int = 0
+    requests_offered: bool = True
+    """False: the service does not offer asking for reviewers (nobody is listed as asked)."""
 
     @property
     def counts(self) -> dict[str, int]:
@@ -294,10 +297,40 @@ class ReviewService:
         record = await self.change_request(space_id, cr)
         reviews, requested, changes = await asyncio.gather(
             self._client.reviews.list(space_id, record.id, format="markdown").collect(),
-            self._client.reviews.requested_reviewers(space_id, record.id).collect(),
+            self._requested(space_id, record.id),
             self._client.change_requests.changes(space_id, record.id, limit=1000),
         )
-        return Overview(record, reviewers_of(reviews, requested), changes.changes, changes.more or 0)
+        asked = reviewers_of(reviews, requested or [])
+        return Overview(record, asked, changes.changes, changes.more or 0, requests_offered=requested is not None)
+
+    async def _requested(self, space_id: str, cr_id: str) -> list[RequestedReviewer] | None:
+        """Who was asked to review (None: the service does not offer review requests)."""
+        try:
+            return await self._client.reviews.requested_reviewers(space_id, cr_id, limit=1000).collect()
+        except NotOffered:
+            return None
+
+    async def withdraw_request(self, space_id: str, cr_id: str, user_id: str) -> bool:
+        """Take back the request that ``user_id`` review the change request: True when it was there, False when
+        there was none. Not sent again after a lost answer (``find_withdrawn`` looks); a service without review
+        requests raises ``ReviewRequestsNotOffered``."""
+        from folio.services.authoring import ReviewRequestsNotOffered
+
+        try:
+            existed = await self._client.reviews.remove_requested_reviewer(space_id, cr_id, user_id, idempotent=False)
+        except NotOffered:
+            raise ReviewRequestsNotOffered() from None
+        self._changed(space_id)
+        return existed
+
+    async def find_withdrawn(self, space_id: str, cr_id: str, user_id: str) -> bool | None:
+        """After a lost answer: True when ``user_id`` is no longer asked (the request was withdrawn), None when
+        the request is still there (it did not arrive: send it again)."""
+        asked = await self._requested(space_id, cr_id) or []
+        if any(r.reviewer_id == user_id for r in asked):
+            return None
+        self._changed(space_id)
+        return True
 
     async def changes(self, space_id: str, cr: ChangeRequest) -> ChangeSet:
         """Every page before (the base revision: the last update from main, or where it began) and after (the

@@ -20,6 +20,7 @@ from textual.binding import BindingType
 from textual.content import Content
 from textual.widgets import Header, Static, TabbedContent, TabPane
 
+from folio.services.authoring import REVIEW_REQUESTS_NOT_OFFERED
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
@@ -28,6 +29,7 @@ from folio.tui.screens.change_request_decisions import Decisions, edit_in_editor
 from folio.tui.screens.change_request_keys import BINDINGS as KEYS
 from folio.tui.screens.change_request_keys import fit_footer, order_for, why_cannot
 from folio.tui.screens.change_request_review import ReviewSweep
+from folio.tui.screens.change_request_reviewers import asked_of
 from folio.tui.screens.change_request_since import SINCE_BINDINGS, SinceReview
 from folio.tui.widgets.change_overview import SIDE_BY_SIDE_MIN, ChangeOverview, ChangesPane
 from folio.tui.widgets.focus_hold import HoldsFocus
@@ -317,7 +319,14 @@ class ChangeRequestScreen(Decisions, SinceReview, ReviewSweep):
 
     def why_not(self, action: str) -> str | None:
         """Why a decision cannot be taken on this change request now (its key says so; the footer hides it)."""
-        return self.since_why_not(action) or why_cannot(self.cr, action, failed=self.failed is not None)
+        said = self.since_why_not(action) or why_cannot(self.cr, action, failed=self.failed is not None)
+        overview = self.overview
+        if said is None and overview is not None and action in ("ask_reviewers", "withdraw_reviewer"):
+            if not overview.requests_offered:
+                return REVIEW_REQUESTS_NOT_OFFERED
+            if action == "withdraw_reviewer" and not asked_of(overview):
+                return "Nobody is asked to review it now (a asks someone)."
+        return said
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:

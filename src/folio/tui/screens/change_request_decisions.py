@@ -193,6 +193,13 @@ class Decisions(FolioScreen):
         if (cr := self.cr) is not None:
             ask_for_reviewers(self, self.services, self.space_id, cr.id, then=self.action_refresh)
 
+    def action_withdraw_reviewer(self) -> None:
+        """``A``: pick one of those asked to review; they are no longer asked."""
+        from folio.tui.screens.change_request_reviewers import withdraw_reviewer
+
+        if self.overview is not None:
+            withdraw_reviewer(self, self.services, self.space_id, self.overview, then=self.load)
+
     def action_pdf(self) -> None:
         self._pdf()
 

@@ -25,6 +25,7 @@ __all__ = ["BINDINGS", "NEEDS_CR", "fit_footer", "order_for", "why_cannot"]
 NEEDS_CR = {
     "review",
     "ask_reviewers",
+    "withdraw_reviewer",
     "merge",
     "update_from_main",
     "pdf",
@@ -58,6 +59,7 @@ BINDINGS: list[BindingType] = [
     _binding("e", "edit_in_editor", "Editor", "editor", "Edit the description in $EDITOR"),
     _binding("S", "cycle_status", "Status", "status", "Change the status: draft, open, archived (asks first)"),
     _binding("a", "ask_reviewers", "Reviewers", "ask-reviewers", "Ask members of the organization to review it"),
+    _binding("A", "withdraw_reviewer", "Unask", "withdraw-reviewer", "Stop asking someone to review it (pick whom)"),
     _binding("space", "sweep", "Sweep", "sweep", "Walk the review: the next unviewed page, then its open threads"),
     _binding("P", "toggle_pending", "Hold", "pending", "Hold your comments as a pending review, for your verdict"),
     _binding("H", "pending_list", "Held", "pending-list", "List the comments held for your verdict"),
@@ -75,7 +77,7 @@ def why_cannot(cr: ChangeRequest | None, action: str, *, failed: bool = False) -
         return "It is merged: nothing to review." if status == "merged" else f"It is {status}: S opens it again."
     if action in ("sweep", "toggle_pending") and not cr.is_active:
         return f"It is {status}: there is no review to {'sweep' if action == 'sweep' else 'hold comments for'}."
-    if action == "ask_reviewers" and not cr.is_active:
+    if action in ("ask_reviewers", "withdraw_reviewer") and not cr.is_active:
         return f"It is {status}: nobody can review it now."
     if action == "merge" and not cr.is_active:
         return f"Only an open change request can be merged; this one is {status}."
@@ -102,6 +104,8 @@ BY_TAB: dict[str, tuple[str, ...]] = {
         "change-request.edit-subject",
         "change-request.edit-description",
         "change-request.pdf",
+        "change-request.ask-reviewers",
+        "change-request.withdraw-reviewer",
         "screen.refresh",
         "change-request.pending",
     ),

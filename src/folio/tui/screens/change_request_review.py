@@ -86,6 +86,15 @@ class ReviewSweep(FolioScreen):
         sweep = self.sweep if self.sweep is not None and not self.sweep.finished else None
         bar.show(sweep, pending, stop_words=self._stop_words if sweep is not None else "")
 
+    def sweep_at_thread(self, comment_id: str) -> tuple[Sweep, str] | None:
+        """The sweep and its stop's words when it stands on the thread ``comment_id`` (that thread's screen shows
+        the bar, and its space goes on: ``review_bar.sweep_below``)."""
+        sweep = self.sweep
+        stop = sweep.current if sweep is not None and not sweep.finished else None
+        if sweep is None or stop is None or stop.kind != "thread" or stop.comment_id != comment_id:
+            return None
+        return sweep, self._stop_words
+
     def on_screen_resume(self) -> None:
         self.show_review_bar()  # back from a thread where a reply was held (runs once per class: harmless twice)
 

@@ -40,6 +40,7 @@ from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.markdown_view import SafeMarkdown
+from folio.tui.widgets.review_bar import ReviewBar, sweep_below
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -117,6 +118,7 @@ class ThreadScreen(FolioScreen):
         # One key, two bindings: the footer says what x does to this thread (check_action hides the other).
         Binding("x", "resolve", "Resolve", id="thread.resolve", tooltip="Resolve the thread"),
         Binding("x", "reopen", "Reopen", id="thread.reopen", tooltip="Reopen the resolved thread"),
+        Binding("space", "sweep", "Sweep on", id="thread.sweep", tooltip="The review sweep's next step"),
     ]
 
     def __init__(
@@ -139,6 +141,7 @@ class ThreadScreen(FolioScreen):
 
     def compose(self) -> ComposeResult:
         yield Header(icon="")
+        yield ReviewBar(id="thread-review-bar")
         yield Static(Content("Loading the thread…"), id="thread-where")
         yield Static(id="thread-message")
         yield VerticalScroll(id="thread-posts")
@@ -146,7 +149,26 @@ class ThreadScreen(FolioScreen):
 
     def on_mount(self) -> None:
         self.set_crumb("Comment")
+        self._show_sweep()
         self.load()
+
+    def on_screen_resume(self) -> None:
+        self._show_sweep()
+
+    def _show_sweep(self) -> None:
+        """Opened by a change request's review sweep: its bar, and space goes on (``action_sweep``)."""
+        host = sweep_below(self, self.comment_id)
+        at = host.sweep_at_thread(self.comment_id) if host is not None else None
+        bar = self.query_one("#thread-review-bar", ReviewBar)
+        bar.show(at[0] if at else None, None, stop_words=at[1] if at else "")
+        self.refresh_bindings()
+
+    def action_sweep(self) -> None:
+        """The sweep's next step: back to the change request, which goes on from this thread."""
+        host = sweep_below(self, self.comment_id)
+        if host is not None:
+            self.app.pop_screen()
+            host.action_sweep()
 
     # -- loading -------------------------------------------------------------------------------------------
 
@@ -238,6 +260,8 @@ class ThreadScreen(FolioScreen):
             return post is not None and may(post.item, "reply")
         if action == "unreact":
             return post is not None and bool(my_reactions(post.item, post.me))
+        if action == "sweep":
+            return sweep_below(self, self.comment_id) is not None  # not opened by a sweep: space is not taken
         return True
 
     def action_refresh(self) -> None:

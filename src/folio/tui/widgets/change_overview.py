@@ -112,9 +112,13 @@ class ChangeOverview(VerticalScroll, can_focus=True):
             meta.append(f" \u00b7 {cr.comments} open comment{'s' if cr.comments != 1 else ''}")
         self.query_one("#overview-meta", Static).update(Content.assemble(*meta))
         reviewers = [_reviewer_line(r) for r in overview.reviewers]
-        self.query_one("#overview-reviewers", Static).update(
-            Content("\n").join(reviewers) if reviewers else Content("  No reviewers yet.")
-        )
+        asked = any(r.verdict == "requested" for r in overview.reviewers)
+        if not overview.requests_offered:
+            note = "This service does not offer asking for reviewers."
+        else:
+            note = "a asks a member to review" + (", A stops asking one." if asked else ".")
+        reviewers.append(Content.styled(("  " if reviewers else "  No reviewers yet. ") + note, "$text-muted"))
+        self.query_one("#overview-reviewers", Static).update(Content("\n").join(reviewers))
         self.query_one("#overview-changes", Static).update(self._changes(overview))
         text = cr.description.plain_text() if cr.description else ""
         self.query_one("#overview-description", SafeMarkdown).show(text.strip() or "*No description.*")
@@ -211,7 +215,7 @@ class ChangesPane(Horizontal, HoldsFocus, Explains):
         yield ResourceBrowser(COLUMNS, empty="This change request changes no page.", id="changes-pages")
         with Vertical(id="changes-diff"):
             yield Static(id="diff-title")
-            yield DiffView(cursor=True, id="diff-view")
+            yield DiffView(cursor=True, space=False, id="diff-view")  # space: the review sweep
 
     @property
     def pages(self) -> ResourceBrowser:

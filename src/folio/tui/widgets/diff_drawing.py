@@ -1,19 +1,25 @@
 """How :class:`folio.tui.widgets.diff_view.DiffView` draws one row of a diff: a hunk header, a unified line, or one
-side of a side-by-side row, with its gutter (line numbers and sign, or the cursor) and its text, cut or wrapped to
-the width, the changed words stressed. A mixin: the view holds the diff, the layout and the styles."""
+side of a side-by-side row, with its gutter (line numbers and sign, or the cursor) and its text, cut (a ``…`` where
+it goes on past an edge) or wrapped to the width, the changed words stressed. A mixin: the view holds the diff, the
+layout and the styles."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rich._wrap import divide_line
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
-from folio.services.diff import DiffLine
+from folio.services.diff import DiffLine, SideRow
 
-__all__ = ["DiffDrawing"]
+__all__ = ["WORD_WRAP_MAX", "DiffDrawing"]
+
+WORD_WRAP_MAX = 1_000_000
+"""Past about this many characters (longest line times rows) long lines wrap at the width, not between words:
+finding word breaks in every line would hold the screen for seconds."""
 
 _SIGN = {"add": "+", "delete": "-", "context": " "}
 
@@ -26,6 +32,8 @@ class DiffDrawing:
     app: Any
     _number_width: int
     _wrap: bool
+    _longest: int
+    _breaks: dict[tuple[DiffLine, int], list[int]]
 
     if TYPE_CHECKING:
 
@@ -36,7 +44,21 @@ class DiffDrawing:
 
         def _gutter_width(self) -> int: ...
 
-        def _breaks_of(self, line: DiffLine, width: int) -> list[int]: ...
+        @property
+        def rows(self) -> list[DiffLine] | list[SideRow]: ...
+
+    def _breaks_of(self, line: DiffLine, width: int) -> list[int]:
+        """Where ``line`` wraps at ``width`` cells (worked out once: the layout's, reused when drawing)."""
+        if len(line.text) <= width:
+            return []
+        key = (line, width)
+        if key not in self._breaks:
+            text = line.text
+            if self._longest * len(self.rows) > WORD_WRAP_MAX and text.isascii():  # a huge page: cut, fast
+                self._breaks[key] = list(range(width, len(text), width))
+            else:
+                self._breaks[key] = divide_line(text, width, fold=True)
+        return self._breaks[key]
 
     def _header(self, line: DiffLine, row: int, width: int, base: Style) -> Strip:
         if line.kind == "note":
@@ -73,7 +95,20 @@ class DiffDrawing:
             text, offset = pieces[part], 0
             text.rstrip()
         strip = Strip(list(text.render(self.app.console)))
-        return strip.crop(offset, offset + width).adjust_cell_length(width, style)
+        cut = strip.crop(offset, offset + width).adjust_cell_length(width, style)
+        return self._cut_marks(cut, strip.cell_length, offset, width, style)
+
+    def _cut_marks(self, cut: Strip, length: int, offset: int, width: int, style: Style) -> Strip:
+        """A line cut at an edge (not wrapping) says so: ``…`` in its last cell when it goes on past the right
+        edge, in its first when scrolled sideways past its start."""
+        if self._wrap or width < 2:
+            return cut
+        mark = Strip([Segment("\u2026", style + self._style("diff-view--gutter"))])
+        if length > offset + width:
+            cut = Strip.join([cut.crop(0, width - 1), mark])
+        if offset > 0 and length > 0:
+            cut = Strip.join([mark, cut.crop(1, width)])
+        return cut
 
     def _gutter(self, text: str, style: Style, *, at: bool, part: int) -> Segment:
         if part:  # a wrapped line's continuation: the numbers are on its first line

@@ -19,7 +19,6 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import ClassVar
 
-from rich._wrap import divide_line
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -39,10 +38,6 @@ __all__ = ["DiffView"]
 SCREENS_DRAWN = 8
 """Screens of lines kept drawn: a diff line costs far more than a list's row, and reading goes back and forth (g,
 G, a page, back): more than a list keeps (about 2 MB at 40 lines; it kept up to 4,096 lines)."""
-
-WORD_WRAP_MAX = 1_000_000
-"""Past about this many characters (longest line times rows) long lines wrap at the width, not between words:
-finding word breaks in every line would hold the screen for seconds."""
 
 
 class DiffView(ScrollView, DiffDrawing, can_focus=True):
@@ -81,13 +76,17 @@ class DiffView(ScrollView, DiffDrawing, can_focus=True):
         Binding("l", "scroll_right", "Right", show=False, id="diff.right", tooltip="Scroll the diff right"),
         Binding("g", "scroll_home", "Top", show=False, id="diff.top", tooltip="The top of the diff"),
         Binding("G", "scroll_end", "Bottom", show=False, id="diff.bottom", tooltip="The bottom of the diff"),
-        Binding("space", "page_down", "Page down", show=False, id="diff.page-down", tooltip="Down one screen"),
+        Binding("space", "space_page", "Page down", show=False, id="diff.page-down", tooltip="Down one screen"),
     ]
 
-    def __init__(self, *, cursor: bool = False, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self, *, cursor: bool = False, space: bool = True, id: str | None = None, classes: str | None = None
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self.has_cursor = cursor
         """Whether a cursor marks a row (j/k move it); without, j/k scroll."""
+        self.pages_on_space = space
+        """Whether space pages down (False: it is left to the screen, e.g. a change request's review sweep)."""
         self.diff: MarkdownDiff | None = None
         self.message = "Select a page to see its changes."
         self._side_by_side = False
@@ -298,18 +297,6 @@ class DiffView(ScrollView, DiffDrawing, can_focus=True):
             return row
         return self._starts[max(0, min(row, len(self._starts) - 1))]
 
-    def _breaks_of(self, line: DiffLine, width: int) -> list[int]:
-        if len(line.text) <= width:
-            return []
-        key = (line, width)
-        if key not in self._breaks:
-            text = line.text
-            if self._longest * len(self.rows) > WORD_WRAP_MAX and text.isascii():  # a huge page: cut, fast
-                self._breaks[key] = list(range(width, len(text), width))
-            else:
-                self._breaks[key] = divide_line(text, width, fold=True)
-        return self._breaks[key]
-
     def _layout(self, text_width: int) -> None:
         """With wrapping on, where each row starts on screen (a row is as tall as its longer side)."""
         if not self._wrap or self.diff is None:
@@ -342,6 +329,8 @@ class DiffView(ScrollView, DiffDrawing, can_focus=True):
     def on_resize(self, event: events.Resize) -> None:
         self._resize()
         self._drawn = lines_kept(self._drawn, self.size.height, SCREENS_DRAWN)
+        if self.has_cursor and self.rows:
+            self._follow()  # a line appearing above (a banner) or going: the cursor's line stays, and in view
 
     def notify_style_update(self) -> None:
         self._styles = None
@@ -427,6 +416,10 @@ class DiffView(ScrollView, DiffDrawing, can_focus=True):
 
     # -- keys ------------------------------------------------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Without: space goes on to the screen's binding of it (the change request's review sweep).
+        return action != "space_page" or self.pages_on_space
+
     # g, G and space go at once, as j and k do: Textual's scroll for 1 s (the diff drawn anew at each of its
     # frames), and its end waits for a refresh before it starts (a frame later).
     def action_scroll_down(self) -> None:
@@ -441,5 +434,5 @@ class DiffView(ScrollView, DiffDrawing, can_focus=True):
     def action_scroll_end(self) -> None:
         self.scroll_to(y=self.max_scroll_y, animate=False)
 
-    def action_page_down(self) -> None:
+    def action_space_page(self) -> None:
         self.scroll_to(y=self.scroll_y + self.scrollable_content_region.height, animate=False)

@@ -1,9 +1,12 @@
 """The line under a change request's header that says where a review sweep is (a progress bar) and what a pending
-review holds (``pending review: 3 comments``). Hidden while there is neither."""
+review holds (``pending review: 3 comments``). Hidden while there is neither.
+
+A thread the sweep opened shows the bar too and its ``space`` goes on: ``sweep_below(thread_screen, comment_id)`` is the
+screen under it whose sweep stopped at that thread (a :class:`SweepHost`), or None."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from textual.content import Content
 from textual.widgets import Static
@@ -11,10 +14,12 @@ from textual.widgets import Static
 from folio.tui.safe import safe
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
     from folio.services.pending_review import PendingReview
     from folio.services.sweep import Sweep
 
-__all__ = ["ReviewBar", "bar"]
+__all__ = ["ReviewBar", "SweepHost", "bar", "sweep_below"]
 
 BAR = 16
 """Cells of the sweep's progress bar."""
@@ -55,3 +60,25 @@ class ReviewBar(Static):
             )
         self.update(Content("\n").join(lines))
         self.display = bool(lines)
+
+
+@runtime_checkable
+class SweepHost(Protocol):
+    """A screen that walks a review sweep (the change request's): where it is, and its next step."""
+
+    def sweep_at_thread(self, comment_id: str) -> tuple[Sweep, str] | None:
+        """The sweep and its words for the stop, when the sweep stands on the thread ``comment_id``."""
+
+    def action_sweep(self) -> None:
+        """The sweep's next step."""
+
+
+def sweep_below(screen: Screen[Any], comment_id: str) -> SweepHost | None:
+    """The screen under ``screen`` when it is a :class:`SweepHost` whose sweep stands on the thread
+    ``comment_id`` (the thread ``screen`` shows)."""
+    stack = screen.app.screen_stack
+    at = stack.index(screen) if screen in stack else 0
+    below = stack[at - 1] if at >= 1 else None
+    if not isinstance(below, SweepHost):
+        return None
+    return below if below.sweep_at_thread(comment_id) is not None else None

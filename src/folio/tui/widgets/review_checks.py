@@ -81,7 +81,7 @@ class ReviewChecks(Vertical, HoldsFocus):
 
     DEFAULT_CSS = """
     ReviewChecks { height: 1fr; }
-    ReviewChecks > #checks-summary { height: auto; padding: 0 1; color: $text-muted; }
+    ReviewChecks > #checks-summary { height: auto; color: $text-muted; }
     ReviewChecks > #checks-summary.-error { color: $text-error; }
     """
 
