@@ -174,3 +174,21 @@ def _review(who: str, status: str, *, outdated: bool = False) -> ChangeRequestRe
     return ChangeRequestReview.model_validate(
         {"id": f"{who}-{status}", "status": status, "outdated": outdated, "reviewer": {"object": "user", "id": who}}
     )
+
+
+async def test_a_service_without_review_requests_still_gets_its_checklist(state: SandboxState) -> None:
+    from folio.api import Token
+    from folio.sandbox.app import create_app
+    from folio.sandbox.transport import SandboxTransport
+    from tests.conftest import SANDBOX_URL
+
+    app = create_app(state)
+    app.router.routes = [r for r in app.router.routes if "requested-reviewers" not in getattr(r, "path", "")]
+    client = GitBookClient(token=Token(TOKEN), base_url=SANDBOX_URL, transport=SandboxTransport(app))
+    try:
+        space = space_id(state, "Getting Started")
+        record = make_cr(state, space, TIP)
+        flight = await Services(client).preflight.check(space, record["id"])
+        assert line(flight, "No open comments").ok is True and flight.source == "the organization"
+    finally:
+        await client.aclose()

@@ -171,13 +171,21 @@ class PreflightService:
             source = "the organization"
         return (list(rules.rules) if rules is not None and rules.type == "rules" else []), source, space.organization
 
+    async def _requested(self, space_id: str, cr_id: str) -> list[RequestedReviewer]:
+        """The reviewers asked for; none on a service that does not offer asking for reviewers (the checklist
+        then names reviewers from the reviews alone)."""
+        try:
+            return await self._client.reviews.requested_reviewers(space_id, cr_id).collect()
+        except NotOffered:
+            return []
+
     async def check(self, space_id: str, cr_ref: str | int) -> Preflight:
         cr = await self._client.change_requests.get(space_id, cr_ref)
         review = self._services.review
         (rules, source, org), reviews, requested, open_comments, changes, me = await asyncio.gather(
             self.merge_rules(space_id),
             self._client.reviews.list(space_id, cr.id, format="markdown").collect(),
-            self._client.reviews.requested_reviewers(space_id, cr.id).collect(),
+            self._requested(space_id, cr.id),
             self._client.comments.list(space_id, change_request=cr.id, status="open", limit=1000).collect(),
             review.changes(space_id, cr),
             self._services.me(),
