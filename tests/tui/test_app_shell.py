@@ -113,6 +113,29 @@ async def open_at(app: FolioApp, pilot: Any, *screens: Place) -> None:
 # -- the stack, breadcrumbs, quitting ---------------------------------------------------------------------
 
 
+def drawn_header(app: FolioApp) -> str:
+    """The header's line as the terminal shows it (its title cut to the width it has)."""
+    return app.screen.query_one(HeaderTitle).render_line(0).text.strip()
+
+
+async def test_a_long_trail_is_cut_at_its_start_and_keeps_the_screen_you_are_on(
+    open_app: Any, services: Services, place: Any
+) -> None:
+    trail = ("Northwind Labs Incorporated", "Product Documentation Hub", "Conversations")
+    async with open_app(place("Northwind Labs Incorporated")) as (app, pilot):
+        await open_at(app, pilot, Place(services, "Translations of the whole guide", trail=trail))
+        drawn = drawn_header(app)
+        assert drawn.startswith("\u2026 \u203a ")
+        assert drawn.endswith(f"Conversations {CRUMB} Translations of the whole guide")
+        assert len(drawn) <= 80 and "Folio" not in drawn  # the start gave way, whole crumbs at a time
+        await pilot.resize_terminal(160, 24)
+        await settle(pilot)
+        assert drawn_header(app) == crumbs("Folio", *trail, "Translations of the whole guide")
+        await pilot.resize_terminal(30, 24)
+        await settle(pilot)
+        assert drawn_header(app) == "Translation\u2026"  # wider than the room: alone, cut at its end
+
+
 async def test_breadcrumbs_and_esc_walk_the_stack(open_app: Any, services: Services, place: Any) -> None:
     async with open_app(place("Northwind Labs")) as (app, pilot):
         await open_at(app, pilot, Place(services, "User Guide", trail=("Northwind Labs",)))

@@ -36,6 +36,7 @@ from folio.tui.app.keeping import SESSION_EVERY
 from folio.tui.commands import FolioCommands, key_entries
 from folio.tui.safe import safe
 from folio.tui.screens.organizations import OrganizationsScreen
+from folio.tui.widgets.header import Crumbs
 
 if TYPE_CHECKING:
     from folio.services import Services
@@ -199,12 +200,10 @@ class FolioApp(Choosing):
 
     def format_title(self, title: str, sub_title: str) -> Content:
         """The header as breadcrumbs, ``Folio > Organizations``: a screen's ``sub_title`` is its trail,
-        segments joined by :data:`CRUMB` (they may hold server strings, so each goes through ``safe``)."""
-        parts: list[str | Content | tuple[str, str]] = [(title, "bold")]
-        for segment in (s.strip() for s in sub_title.split(CRUMB)) if sub_title else ():
-            if segment:
-                parts += [(f" {CRUMB} ", "dim"), safe(segment, limit=60)]
-        return Content.assemble(*parts)
+        segments joined by :data:`CRUMB` (they may hold server strings, so each goes through ``safe``). Drawn
+        narrower than it is, the trail loses crumbs at its start, never the last (``folio.tui.widgets.header``)."""
+        segments = [safe(s, limit=60) for s in (part.strip() for part in sub_title.split(CRUMB)) if s]
+        return Crumbs(title, segments)
 
     # -- global actions ------------------------------------------------------------------------------------
 
