@@ -345,6 +345,22 @@ async def test_help_lists_the_screens_keys_with_ids_and_filters(open_app: Any, p
         assert isinstance(app.screen, Place)
 
 
+async def test_help_lists_the_commands_that_are_no_routes(open_app: Any, place: Any) -> None:
+    from folio.tui.app.accounts import THEMES
+
+    async with open_app(place("Home")) as (app, pilot):
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpModal)
+        listed = {row.cells[0] for row in app.screen.keys_list.visible_rows if row.key.startswith("command")}
+        assert {":theme", ":profile", ":q", ":sweep", ":members"} <= {str(cell) for cell in listed}
+        await type_text(pilot, "theme")
+        await settle(pilot)
+        (theme,) = [row for row in app.screen.keys_list.visible_rows if row.key.startswith("command")]
+        assert all(name in str(theme.cells[2]) for name in THEMES)  # every theme it takes, by name
+        await pilot.press("escape")
+
+
 async def test_keymap_remaps_a_screen_binding_by_id(open_app: Any, place: Any) -> None:
     async with open_app(place("Home"), keymap={"screen.refresh": "f5"}) as (app, pilot):
         home = app.screen
