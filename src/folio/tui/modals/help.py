@@ -26,7 +26,7 @@ __all__ = ["HelpModal"]
 
 COLUMNS = (
     Column("key", "Key", 13, style="bold"),
-    Column("what", "Does", 20),
+    Column("what", "Does", 20, title=True),  # (what a key does names it: the details shrink, not the ids)
     Column("tooltip", "Details", None),
     Column("id", "Binding id (remap)", 26, style="dim"),
 )
