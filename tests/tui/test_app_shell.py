@@ -113,6 +113,29 @@ async def open_at(app: FolioApp, pilot: Any, *screens: Place) -> None:
 # -- the stack, breadcrumbs, quitting ---------------------------------------------------------------------
 
 
+def drawn_header(app: FolioApp) -> str:
+    """The header's line as the terminal shows it (its title cut to the width it has)."""
+    return app.screen.query_one(HeaderTitle).render_line(0).text.strip()
+
+
+async def test_a_long_trail_is_cut_at_its_start_and_keeps_the_screen_you_are_on(
+    open_app: Any, services: Services, place: Any
+) -> None:
+    trail = ("Northwind Labs Incorporated", "Product Documentation Hub", "Conversations")
+    async with open_app(place("Northwind Labs Incorporated")) as (app, pilot):
+        await open_at(app, pilot, Place(services, "Translations of the whole guide", trail=trail))
+        drawn = drawn_header(app)
+        assert drawn.startswith("\u2026 \u203a ")
+        assert drawn.endswith(f"Conversations {CRUMB} Translations of the whole guide")
+        assert len(drawn) <= 80 and "Folio" not in drawn  # the start gave way, whole crumbs at a time
+        await pilot.resize_terminal(160, 24)
+        await settle(pilot)
+        assert drawn_header(app) == crumbs("Folio", *trail, "Translations of the whole guide")
+        await pilot.resize_terminal(30, 24)
+        await settle(pilot)
+        assert drawn_header(app) == "Translation\u2026"  # wider than the room: alone, cut at its end
+
+
 async def test_breadcrumbs_and_esc_walk_the_stack(open_app: Any, services: Services, place: Any) -> None:
     async with open_app(place("Northwind Labs")) as (app, pilot):
         await open_at(app, pilot, Place(services, "User Guide", trail=("Northwind Labs",)))
@@ -320,6 +343,22 @@ async def test_help_lists_the_screens_keys_with_ids_and_filters(open_app: Any, p
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, Place)
+
+
+async def test_help_lists_the_commands_that_are_no_routes(open_app: Any, place: Any) -> None:
+    from folio.tui.app.accounts import THEMES
+
+    async with open_app(place("Home")) as (app, pilot):
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpModal)
+        listed = {row.cells[0] for row in app.screen.keys_list.visible_rows if row.key.startswith("command")}
+        assert {":theme", ":profile", ":q", ":sweep", ":members"} <= {str(cell) for cell in listed}
+        await type_text(pilot, "theme")
+        await settle(pilot)
+        (theme,) = [row for row in app.screen.keys_list.visible_rows if row.key.startswith("command")]
+        assert all(name in str(theme.cells[2]) for name in THEMES)  # every theme it takes, by name
+        await pilot.press("escape")
 
 
 async def test_keymap_remaps_a_screen_binding_by_id(open_app: Any, place: Any) -> None:

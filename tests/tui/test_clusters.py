@@ -65,10 +65,10 @@ async def test_clusters_are_listed_with_their_pulse(services: Services, state: S
         assert len(shown) == 7
         login = next(r for r in shown if r[0] == LOGIN)
         record = state.clusters[cluster_id(state, LOGIN)]
-        assert login[1:5] == ["right-to-bracket", "high", "", sparkline(record["weeklyPulse"])]
-        assert login[5:7] == ["3", "3"] and len(login[4]) == 13
+        assert login[1:4] == ["high", "", sparkline(record["weeklyPulse"])]
+        assert login[4:6] == ["3", "3"] and len(login[3]) == 13
         dark = next(r for r in shown if r[0] == DARK)
-        assert dark[3] == "muted"
+        assert dark[2] == "muted"
         assert isinstance(screen.panel.browser.list, ImpactList)
         first = screen.panel.items[0]
         preview = text_of(screen.preview)
@@ -84,7 +84,7 @@ async def test_sort_cycles_through_impact_and_pulse(services: Services, state: S
         assert "latest update first" in text_of(hint)
         await keys(pilot, "s")
         assert "highest impact first" in text_of(hint)
-        impacts = [IMPACTS.index(r[2]) for r in rows(panel.browser)]
+        impacts = [IMPACTS.index(r[1]) for r in rows(panel.browser)]
         assert impacts == sorted(impacts, reverse=True) and impacts[0] == 2
         asked = [dict(e["query"]) for e in EXCHANGES[seen:] if str(e["path"]).endswith("/conversations-clusters")]  # type: ignore[call-overload]
         assert {"order": "desc", "orderBy": "impact"}.items() <= asked[-1].items()  # the service sorts
@@ -115,12 +115,12 @@ async def test_mute_and_unmute_a_cluster(services: Services, state: SandboxState
         await keys(pilot, "m")
         assert state.clusters[cid]["muted"] is True
         row = next(r for r in panel.browser.list.rows if r.key == cid)
-        assert row.cells[3] == "muted" and row.style == "dim"
+        assert row.cells[2] == "muted" and row.style == "dim"
         assert panel.browser.list.highlighted is not None and panel.browser.list.highlighted.key == cid
         await keys(pilot, "m")
         assert state.clusters[cid]["muted"] is False
         row = next(r for r in panel.browser.list.rows if r.key == cid)
-        assert row.cells[3] == "" and row.style == ""
+        assert row.cells[2] == "" and row.style == ""
         panel.muting.add(cid)  # as while an answer is awaited: a second press waits for it
         assert panel.why_not("mute") == "The last change to this cluster is still being sent."
         await keys(pilot, "m")
@@ -266,3 +266,18 @@ async def test_a_cluster_screen_without_conversations(state: SandboxState, open_
         await keys(pilot, "2")
         assert isinstance(app.screen.query_one(TabbedContent), TabbedContent)
         await services.aclose()
+
+
+async def test_the_cluster_title_has_the_room_at_80_columns(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    from folio.tui.widgets.rows import TITLE_ROOM, layout
+
+    async with open_app(clusters(services, state)) as (app, _pilot):
+        browser = app.screen.panel.browser
+        columns = browser.list.columns
+        assert "icon" not in [c.key for c in columns]  # an icon's name said nothing a title needs the room for
+        widths = layout(columns, browser.list.scrollable_content_region.width)
+        assert widths[0] >= TITLE_ROOM  # (it had 9)
+        lines = [browser.list.render_line(y).text for y in range(len(browser.list.visible_rows))]
+        assert any(line.startswith(LOGIN[: widths[0] - 1] + "\u2026") for line in lines)  # (it showed "Login lo…")

@@ -12,7 +12,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Static
 
-from folio.tui.widgets.footer import KeysFooter
+from folio.tui.widgets.footer import KeysFooter, Placed
 
 
 class Host(App[None]):
@@ -125,20 +125,64 @@ CELL, LINE = 12.2, 24.4
 
 async def _picture(
     footer: type[Any], size: tuple[int, int], *, can_go: bool = True
-) -> dict[tuple[int, int], tuple[str, ...]]:
+) -> tuple[dict[tuple[int, int], tuple[str, ...]], list[Placed]]:
     app = Host(footer)
     app.can_go = can_go
     async with app.run_test(size=size) as pilot:
         await settled(pilot)
-        return _cells(app.export_screenshot())
+        placed = app.query_one(KeysFooter).placed if footer is KeysFooter else []
+        return _cells(app.export_screenshot()), placed
 
 
 async def test_it_looks_as_textuals_footer_does() -> None:
     """The same keys, the same colours, a greyed out key dimmed, the palette's key on the right edge: the screen
-    is the same picture with Textual's ``Footer`` and with this one (wide, and narrow enough that the palette's key
-    covers the last keys)."""
+    is the same picture with Textual's ``Footer`` and with this one, wide; narrow enough that the palette's key
+    covers the last keys, the same but where Textual's shows a key cut mid-word: this one leaves it out."""
     for size, can_go in (((80, 10), True), ((80, 10), False), ((24, 6), True)):
-        assert await _picture(KeysFooter, size, can_go=can_go) == await _picture(Footer, size, can_go=can_go), size
+        ours, placed = await _picture(KeysFooter, size, can_go=can_go)
+        theirs, _ = await _picture(Footer, size, can_go=can_go)
+        width, bottom = size[0], size[1] - 1
+        whole_to = max(place.end for place in placed if place.whole and not place.key.palette)
+        palette_from = next(place.start for place in placed if place.key.palette) - 1  # (its edge `▏`)
+        gap = {(bottom, x) for x in range(whole_to, palette_from)}
+        assert {cell: ours[cell] for cell in ours if cell not in gap} == {
+            cell: theirs[cell] for cell in theirs if cell not in gap
+        }, size
+        assert all(ours[cell][0] in ("", " ") for cell in gap), size  # left empty, not a piece of a word
+        if width == 80:  # (everything fits)
+            assert ours == theirs
+
+
+class Wordy(App[None]):
+    """Keys whose labels have several words (``Open in browser``): cut after a whole word."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("x", "go", "Go"),
+        Binding("o", "open", "Open in browser"),
+        Binding("w", "wave", "Wave"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Static("body")
+        yield KeysFooter()
+
+
+async def test_a_key_that_does_not_fit_keeps_whole_words_and_says_it_is_cut() -> None:
+    for width, label in ((29, "Open in…"), (27, "Open…"), (22, "")):
+        app = Wordy()
+        async with app.run_test(size=(width, 6)) as pilot:
+            await settled(pilot)
+            footer = app.query_one(KeysFooter)
+            text = footer.render().plain
+            places = {place.key.key: place for place in footer.placed}
+            assert text.startswith(" x Go ") and "Open in browser" not in text, width
+            if label:
+                assert f" o {label}" in text and not places["o"].whole, width
+                assert footer.key_at(places["o"].start + 1) is places["o"].key
+            else:
+                assert "o" not in places and " o " not in text, width  # not even a word fits: left out
+            assert "w" not in places and "Wave" not in text  # after the cut one: left out
+            assert footer.placed[-1].key.palette and footer.placed[-1].end == width
 
 
 async def test_a_click_presses_the_key_and_the_mouse_shows_its_tooltip() -> None:
@@ -167,14 +211,15 @@ async def test_a_click_presses_the_key_and_the_mouse_shows_its_tooltip() -> None
         assert app.done == ["stay"]  # a greyed out key does not act
 
 
-async def test_keys_cut_by_the_palette_key_are_said_to_be() -> None:
+async def test_keys_that_do_not_fit_before_the_palette_key_are_left_out() -> None:
     app = Host()
     async with app.run_test(size=(30, 6)) as pilot:
         await settled(pilot)
         footer = app.query_one(KeysFooter)
         whole = {place.key.key: place.whole for place in footer.placed}
         assert whole["x"] and whole["z"]
-        assert not whole["w"]  # under the palette's key
+        assert "w" not in whole  # where the palette's key is: left out, not cut mid-word
+        assert "Wav" not in footer.render().plain
         palette = footer.placed[-1]
         assert palette.key.palette and palette.whole and palette.end == 30
         assert footer.key_at(palette.start + 1) == palette.key

@@ -11,6 +11,7 @@ from textual.widgets import Button, Static
 
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import Column, ResourceList, Row, layout, render_cells
+from folio.tui.widgets.rows import TITLE_ROOM
 
 COLUMNS = [Column("title", "Title"), Column("n", "N", width=6, align="right")]
 
@@ -51,6 +52,33 @@ def test_layout_shares_what_fixed_columns_leave() -> None:
     cols = [Column("a", "A"), Column("b", "B", width=10), Column("c", "C")]
     widths = layout(cols, 41)
     assert widths[1] == 10 and sum(widths) + 2 == 41 and widths[0] >= widths[2]
+
+
+def test_a_narrow_line_keeps_room_for_the_title_and_leaves_out_the_last_columns() -> None:
+    from folio.tui.widgets.space_panels import CR_COLUMNS
+
+    widths = layout(CR_COLUMNS, 56)  # a space's change requests at 60 columns, inside the panel's frame
+    by_key = dict(zip([c.key for c in CR_COLUMNS], widths, strict=True))
+    assert by_key["subject"] >= TITLE_ROOM  # (it had 7)
+    assert by_key["number"] == 4 and by_key["status"] == 8  # the columns before the title stay, whole
+    assert by_key["comments"] == 0 and by_key["updated"] == 0  # the last ones gave way first
+    assert sum(w + 1 for w in widths if w) - 1 == 56
+    line = render_cells(CR_COLUMNS, ["12", "Fix the typos in the guide", "open", "Ada", "2 d ago", "3"], 56)
+    assert line.plain.startswith("  12 Fix the typos in the guide") and "2 d ago" not in line.plain
+    assert len(line.plain) == 56 and "  " not in line.plain.rstrip()[5:32]  # no gap left by a column left out
+    assert layout(CR_COLUMNS, 120) == [4, 71, 8, 14, 10, 8]  # wide: as before (the title has its share)
+
+
+def test_the_title_takes_its_room_from_another_flexible_column_first() -> None:
+    cols = [Column("name", "Name"), Column("email", "E-mail"), Column("role", "Role", 7)]
+    assert layout(cols, 60) == [26, 25, 7]  # room enough: an even share, as before
+    assert layout(cols, 40) == [TITLE_ROOM, 11, 7]  # the e-mail gives the title room (it had 16) ...
+    assert layout(cols, 38) == [TITLE_ROOM, 9, 7]
+    assert layout(cols, 36) == [TITLE_ROOM, 15, 0]  # ... down to its floor: then the fixed role goes
+    assert layout(cols, 24) == [24, 0, 0]  # then the e-mail
+    marked = [Column("icon", "Icon"), Column("label", "Label", title=True), Column("n", "N", 4)]
+    assert layout(marked, 40) == [14, TITLE_ROOM, 4]  # a column marked as the title, not the first flexible
+    assert layout(marked, 30) == [9, TITLE_ROOM, 0]  # (the columns before it stay)
 
 
 def test_cells_are_cut_with_an_ellipsis_and_never_parsed() -> None:

@@ -134,7 +134,9 @@ async def test_approving_says_what_is_missing_until_the_sweep_is_done(
         await press(pilot, "R", "a", "f2")
         modal = app.screen
         assert isinstance(modal, ReviewModal)
-        assert modal.problem_text == "Not yet: see above (c requests changes)."
+        assert modal.problem_text == (
+            "Not yet: see above (c requests changes).\nNot sent: fix Verdict (see above). What you typed is kept."
+        )
         waits = str(modal.query_one(".review--missing", Static).render())
         assert waits.startswith("Approving waits for: 2 changed pages not viewed yet: ")
         assert "3 threads you started are not resolved" in waits

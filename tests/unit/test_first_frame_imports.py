@@ -122,7 +122,15 @@ DENIED: dict[str, str] = {
 
 FIRST_SCREEN: dict[str, tuple[str, ...]] = {
     "folio.tui.screens": ("base", "organizations"),
-    "folio.tui.widgets": ("footer", "line_api", "resource_browser", "resource_list", "resource_panel", "rows"),
+    "folio.tui.widgets": (
+        "footer",
+        "header",
+        "line_api",
+        "resource_browser",
+        "resource_list",
+        "resource_panel",
+        "rows",
+    ),
 }
 """Within these packages, only the first screen's modules (the organization list) are imported before its frame."""
 

@@ -62,3 +62,33 @@ def test_cached_age() -> None:
 )
 def test_count(n: float | None, words: str) -> None:
     assert format.count(n, "space") == words
+
+
+@pytest.mark.parametrize(
+    ("ahead", "words"),
+    [
+        (timedelta(days=10) - timedelta(seconds=2), "10 days"),  # a 10-day certificate read a moment later
+        (timedelta(days=7) - timedelta(milliseconds=300), "7 days"),  # a space deleted just now: all 7 of 7
+        (timedelta(days=6, hours=13), "7 days"),
+        (timedelta(days=6, hours=11), "6 days"),
+        (timedelta(days=1, hours=11), "1 day"),
+        (timedelta(hours=23, minutes=40), "1 day"),
+        (timedelta(hours=23, minutes=20), "23 h"),
+        (timedelta(hours=5, minutes=3), "5 h"),
+        (timedelta(minutes=40), "1 h"),
+        (timedelta(minutes=20), "less than an hour"),
+        (timedelta(seconds=-5), "less than an hour"),
+    ],
+)
+def test_span_rounds_to_the_nearest_unit(ahead: timedelta, words: str) -> None:
+    assert format.span(ahead.total_seconds()) == words
+
+
+def test_time_left_and_certificate_days_round_to_the_nearest() -> None:
+    from folio.services.access_saml import CertificateInfo, certificate_note
+    from folio.services.trash import time_left
+
+    assert time_left(AT + timedelta(days=7), AT + timedelta(seconds=1)) == "7 days left"
+    info = CertificateInfo(subject="CN=idp", issuer="CN=idp", not_before=AT, not_after=AT + timedelta(days=10))
+    said, warn = certificate_note(info, AT + timedelta(seconds=3))
+    assert said == "CN=idp: expires 2026-11-11 09:00 UTC (in 10 days): replace it soon." and warn

@@ -103,7 +103,7 @@ def certificate_note(info: CertificateInfo, at: datetime | None = None) -> tuple
         return f"{info.subject}: EXPIRED on {until}: sign-ins through this provider will fail.", True
     if info.not_before > at:
         return f"{info.subject}: not valid before {format.stamp(info.not_before)} (until {until}).", True
-    left = f"in {int(days)} {format.plural(int(days), 'day')}"
+    left = f"in {format.span(days * 86_400)}"
     if days < EXPIRY_WARNING_DAYS:
         return f"{info.subject}: expires {until} ({left}): replace it soon.", True
     return f"{info.subject}: valid until {until} ({left}).", False

@@ -4,6 +4,7 @@
     stamp(moment)          ``2026-10-31 21:00 UTC`` (absolute: detail panes, ``o``)
     when(moment)           ``2026-10-31 21:00 UTC (5 min ago)``: both, for a detail line
     cached_age(stored_at)  ``cached 5 min ago`` (a screen painted from the local cache)
+    span(seconds)          ``7 days``, ``5 h``, ``less than an hour``: a time still ahead, to the nearest unit
     count(n, "space")      ``1 space``, ``2,300 spaces``
 
 Lists show relative times, detail panes absolute ones. :func:`now` is the clock all of them read; tests freeze it
@@ -16,7 +17,7 @@ import time
 from datetime import UTC, datetime
 from functools import lru_cache
 
-__all__ = ["DASH", "ago", "cached_age", "count", "now", "plural", "stamp", "when"]
+__all__ = ["DASH", "ago", "cached_age", "count", "now", "plural", "span", "stamp", "when"]
 
 DASH = "\u2014"
 """What a cell shows for a time (or a count) the service did not give."""
@@ -87,6 +88,18 @@ def cached_age(stored_at: float | None, at: float | None = None) -> str:
         return ""
     seconds = max(0.0, (at if at is not None else time.time()) - stored_at)
     return f"cached {_relative(seconds)}"
+
+
+def span(seconds: float) -> str:
+    """``7 days``, ``1 day``, ``5 h``, ``less than an hour``: how long is still ahead, to the NEAREST day (from a
+    day on) or hour, so a 10-day certificate read a second after it was made is ``10 days`` (not ``9``) and a
+    space deleted just now has ``7 days`` of its 7 (not ``6``). Under a day it counts hours: the last day is the
+    one where a day more or less matters."""
+    hours = round(max(0.0, seconds) / 3600)
+    if hours >= 24:
+        days = max(1, round(seconds / 86_400))
+        return f"{days} {plural(days, 'day')}"
+    return f"{hours} h" if hours else "less than an hour"
 
 
 def plural(n: int | float, noun: str, nouns: str | None = None) -> str:

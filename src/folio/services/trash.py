@@ -62,10 +62,7 @@ def time_left(until: datetime | None, at: datetime) -> str:
     seconds = (until - at).total_seconds()
     if seconds <= 0:
         return "removed for good"
-    days, hours = int(seconds // 86400), int(seconds // 3600)
-    if days:
-        return f"{days} {format.plural(days, 'day')} left"
-    return f"{hours} h left" if hours else "less than an hour left"
+    return f"{format.span(seconds)} left"
 
 
 class TrashService:

@@ -20,6 +20,7 @@ from folio.tui.routes import Route, route_of_verb, verbs_help
 
 __all__ = [
     "HELP",
+    "MORE_COMMANDS",
     "Candidate",
     "Command",
     "CommandError",
@@ -35,6 +36,15 @@ _QUIT = {"q", "q!", "qa", "quit"}
 
 HELP = verbs_help()
 """One line naming every command (the command line's placeholder and its error messages), from the routes."""
+
+MORE_COMMANDS: tuple[tuple[str, str, str, str], ...] = (
+    (":sweep", "Review sweep", "Walk the review of the change request in view, page by page", ":sweep"),
+    (":theme <name>", "Theme", "Use a theme now and keep it in config.toml: dark, light or high-contrast", ":theme"),
+    (":profile <name>", "Profile", "Switch to another profile (account) of config.toml", ":profile"),
+    (":q", "Quit", "Leave Folio (no question asked)", ", ".join(f":{verb}" for verb in sorted(_QUIT))),
+)
+"""The commands that are no route's (usage, title, what it does, the verbs): the ``?`` overlay lists them
+after the routes' own."""
 
 _NUMBER = re.compile(r"#?(\d{1,9})")
 

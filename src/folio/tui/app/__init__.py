@@ -6,9 +6,10 @@ ways to move between screens.
     :           the command line: :org / :space / :site <title>, :cr <number>, :q
     -           return to where you were before the last jump (a go-to or a : command), and again to come back
     ?           every key of this screen, with the binding ids the config's [keymap] remaps
+    /           filter the list shown, also while its first page loads (the list has no focus then)
     R           load every screen of the trail again (r, on a screen, loads that screen)
     ctrl+o      the outbox: writes made offline, sent in order when Folio is back online
-    q, ctrl+c   quit, without a question
+    q, ctrl+c   quit, without a question (a `q` or `esc` in a burst of keys is not taken: see BURST_GAP)
 
 The app is made of parts, one job each: ``connectivity`` (offline, probe, refreshing by itself, outbox),
 ``navigation`` (``Open`` messages, go-to, jumps and ``-``), ``command_line`` (``:``), ``keeping`` (the session
@@ -36,6 +37,7 @@ from folio.tui.app.keeping import SESSION_EVERY
 from folio.tui.commands import FolioCommands, key_entries
 from folio.tui.safe import safe
 from folio.tui.screens.organizations import OrganizationsScreen
+from folio.tui.widgets.header import Crumbs
 
 if TYPE_CHECKING:
     from folio.services import Services
@@ -44,6 +46,14 @@ __all__ = ["CRUMB", "FolioApp"]
 
 CRUMB = "\u203a"
 """Joins the segments of a breadcrumb trail in a screen's ``sub_title``."""
+
+BURST_GAP = 0.030
+"""Seconds: a key this soon after the one before is part of a burst (pasted, sent by a script, or typed ahead
+while a screen loads; the driver reads them in one go), faster than a person types. A `q` (quit) or an `esc`
+(back) in a burst is not taken as leaving: the screen or the filter the burst was typed at may not be ready yet."""
+
+LEAVING = {"quit": "quit", "back": "go back"}
+"""The actions a key in a burst does not run, and how the notice names them."""
 
 
 class FolioApp(Choosing):
@@ -89,6 +99,15 @@ class FolioApp(Choosing):
             "Keys",
             id="app.help",
             tooltip="Every key of this screen, with the ids to remap them by",
+        ),
+        Binding(
+            "slash",
+            "filter_list",
+            "Filter",
+            show=False,
+            priority=True,  # before the keys typed after it are handed on: they must find the filter started
+            id="app.filter",
+            tooltip="Filter the list shown, also while it loads (what you type after / goes into the filter)",
         ),
         Binding(
             "ctrl+p",
@@ -149,6 +168,8 @@ class FolioApp(Choosing):
         self._arriving = []
         """The screens a stack change under way is about to push: never let go of those."""
         self.sub_title = services.where
+        self._key_at: float | None = None
+        """When the last key came (its event's time): what tells a burst (:data:`BURST_GAP`)."""
         if keymap:
             self.set_keymap(dict(keymap))
 
@@ -199,12 +220,10 @@ class FolioApp(Choosing):
 
     def format_title(self, title: str, sub_title: str) -> Content:
         """The header as breadcrumbs, ``Folio > Organizations``: a screen's ``sub_title`` is its trail,
-        segments joined by :data:`CRUMB` (they may hold server strings, so each goes through ``safe``)."""
-        parts: list[str | Content | tuple[str, str]] = [(title, "bold")]
-        for segment in (s.strip() for s in sub_title.split(CRUMB)) if sub_title else ():
-            if segment:
-                parts += [(f" {CRUMB} ", "dim"), safe(segment, limit=60)]
-        return Content.assemble(*parts)
+        segments joined by :data:`CRUMB` (they may hold server strings, so each goes through ``safe``). Drawn
+        narrower than it is, the trail loses crumbs at its start, never the last (``folio.tui.widgets.header``)."""
+        segments = [safe(s, limit=60) for s in (part.strip() for part in sub_title.split(CRUMB)) if s]
+        return Crumbs(title, segments)
 
     # -- global actions ------------------------------------------------------------------------------------
 
@@ -216,6 +235,9 @@ class FolioApp(Choosing):
             return False
         if action == "command_line" and self._typing_text():
             return False  # `:` is a character of what is being typed
+        if action == "filter_list":  # only for a list nobody has the focus of (a list has its own `/`)
+            focused = self.screen.focused
+            return (focused is None or focused.loading) and not self._shadowed(action)
         # One key, one meaning per screen: a key the screen (or a widget in it) binds is never the app's, even
         # while the screen's action is greyed out (it says why instead).
         return not self._shadowed(action)
@@ -247,6 +269,46 @@ class FolioApp(Choosing):
             if any(b.id for key in keys for b in key_to_bindings.get(key, ())):
                 return True
         return False
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded and self._left_in_burst(event):
+            return
+        await super().on_event(event)
+
+    def _left_in_burst(self, event: events.Key) -> bool:
+        """A key that would quit or go back but came in a burst (:data:`BURST_GAP`) is not taken (True): it says
+        so instead. A key a text field or a list's filter takes as typed goes on as usual."""
+        before, self._key_at = self._key_at, event.time
+        if before is None or event.time - before >= BURST_GAP:
+            return False
+        if event.is_printable and self._typing_text():
+            return False  # a character of what is being typed
+        focused = self.focused
+        if focused is not None and any(
+            node.has_class("resource-browser--filter") for node in focused.ancestors_with_self
+        ):
+            return False  # the filter box takes esc (it clears the filter)
+        active = self.screen.active_bindings.get(event.key)
+        if active is None or not active.enabled or active.binding.action not in LEAVING:
+            return False
+        key = self.get_key_display(active.binding)
+        self.notify(
+            f"{key} came in a burst of keys, faster than typed by hand: not taken as {LEAVING[active.binding.action]}"
+            f" (press {key} again for that).",
+            timeout=5,
+            markup=False,
+        )
+        return True
+
+    def action_filter_list(self) -> None:
+        """``/`` that no list took (its list has no focus yet: its first page is loading, or the focus is
+        elsewhere): the filter of the list shown starts, and the keys typed after it go into it."""
+        from folio.tui.widgets.resource_browser import ResourceBrowser  # (not needed before the first frame)
+
+        for browser in self.screen.query(ResourceBrowser):
+            if all(node.display for node in browser.ancestors_with_self if node is not self.screen):
+                browser.action_start_filter()  # (the first list shown: a tab hidden is not displayed)
+                return
 
     def on_key(self, event: events.Key) -> None:
         """A key whose binding is greyed out here says why (``folio.tui.actions``), instead of doing nothing."""

@@ -117,6 +117,8 @@ class FormModal(ModalScreen[T | None], Mentions, Generic[T]):  # Mentions: @ off
         self.touched = False
         """Problems show once the user typed or tried to send, not when the form opens."""
         self._mounted_once = False
+        self._refused = False
+        """The last send was refused for a broken limit (its line stands until the form is fixed)."""
 
     # -- what a subclass says ----------------------------------------------------------------------------------
 
@@ -312,7 +314,9 @@ class FormModal(ModalScreen[T | None], Mentions, Generic[T]):  # Mentions: @ off
     def _changed(self, event: Any) -> None:
         self.touched = True
         self.save_draft()
-        self.live_check()
+        if self.live_check() and self._refused:  # fixed since the refused send: its line is stale
+            self._refused = False
+            self.say(None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -330,12 +334,26 @@ class FormModal(ModalScreen[T | None], Mentions, Generic[T]):  # Mentions: @ off
         self.touched = True
         values = self.values()  # as typed up to this key: the send takes exactly this
         if not self.live_check():
-            first = next(iter(self.check(values)), None)
-            if first is not None:
-                self.widget(first).focus()
-            self.say(None)
+            self._refuse(self.check(values))
             return
         self._send(values)
+
+    def _refuse(self, problems: Mapping[str, str]) -> None:
+        """A send of a form that breaks a limit: nothing is sent; say so, and which fields, next to the send
+        (the problems themselves are under their fields), and put the cursor in the first of them. What was
+        typed stays as it is."""
+        labels = {field.name: field.label for field in self.fields()}
+        bad = [labels.get(name, problem) for name, problem in problems.items()]
+        first = next(iter(problems), None)
+        if first is not None and first in labels:
+            widget = self.widget(first)
+            self.set_focus(widget)  # (now, and scrolled to: its Focus is queued before the caret's move below)
+            if isinstance(widget, Input):  # the caret at the end, nothing selected: the next key does not replace it
+                widget.call_later(widget.action_end)
+        where = ", ".join(bad) if bad else "the form"
+        self.say(Content(f"Not sent: fix {where} (see above). What you typed is kept."))
+        self._refused = True
+        self.app.bell()
 
     @work(exclusive=True, group="form-send", exit_on_error=False)
     async def _send(self, values: dict[str, Any]) -> None:

@@ -18,6 +18,7 @@ from textual.widgets import Input, Static
 
 from folio.tui import routes
 from folio.tui.commands import KeyEntry
+from folio.tui.jump import MORE_COMMANDS
 from folio.tui.safe import safe
 from folio.tui.widgets.resource_list import Column, ResourceList, Row, render_cells
 
@@ -25,7 +26,7 @@ __all__ = ["HelpModal"]
 
 COLUMNS = (
     Column("key", "Key", 13, style="bold"),
-    Column("what", "Does", 20),
+    Column("what", "Does", 20, title=True),  # (what a key does names it: the details shrink, not the ids)
     Column("tooltip", "Details", None),
     Column("id", "Binding id (remap)", 26, style="dim"),
 )
@@ -61,6 +62,14 @@ def _rows(entries: list[KeyEntry]) -> list[Row]:
                 key=f"command-{index}",
                 cells=[usage.split(" ")[0], route.title, route.summary, ", ".join(f":{v}" for v in route.verbs)],
                 search=" ".join((usage, route.noun, route.summary, *route.verbs)).lower(),
+            )
+        )
+    for index, (usage, title, summary, verbs) in enumerate(MORE_COMMANDS):
+        rows.append(
+            Row(
+                key=f"command-more-{index}",
+                cells=[usage.split(" ")[0], title, summary, verbs],
+                search=" ".join((usage, title, summary, verbs)).lower(),
             )
         )
     return rows

@@ -41,7 +41,7 @@ from folio.tui.screens.panel_screen import PanelScreen
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import ResourceList
 from folio.tui.widgets.resource_panel import ResourcePanel
-from folio.tui.widgets.rows import Column, Row, layout
+from folio.tui.widgets.rows import Column, Row, column_span, layout
 
 if TYPE_CHECKING:
     from textual.widget import Widget
@@ -55,8 +55,7 @@ IMPACT_COLOURS = {"high": "text-error", "medium": "text-warning", "low": "text-s
 """The theme variable each impact is drawn in."""
 
 COLUMNS = (
-    Column("label", "Cluster"),
-    Column("icon", "Icon", 10),
+    Column("label", "Cluster", title=True),  # (the icon is a name, not a picture: the preview's facts say it)
     Column("impact", "Impact", 6),
     Column("muted", "Muted", 5),
     Column("pulse", "13-week pulse", 13),
@@ -104,9 +103,9 @@ class ImpactList(ResourceList):
         style = self.impact_styles().get(cell.plain if isinstance(cell, Content) else cell)
         if style is None:
             return strip
-        widths = layout(self.columns, strip.cell_length)
-        start = sum(widths[: self.impact_index]) + self.impact_index
-        end = start + widths[self.impact_index]
+        start, end = column_span(layout(self.columns, strip.cell_length), self.impact_index)
+        if start == end:  # left out on a narrow line
+            return strip
         left, middle, right = strip.divide([start, end, strip.cell_length])
         coloured = Strip([Segment(s.text, (s.style or Style()) + style, s.control) for s in middle], middle.cell_length)
         return Strip.join([left, coloured, right])
@@ -127,7 +126,6 @@ def cluster_row(cluster: IssuesCluster) -> Row:
         key=cluster.id,
         cells=[
             safe(cluster.label or cluster.id, limit=200),
-            safe(cluster.icon or format.DASH, limit=50),
             cluster.impact or format.DASH,
             "muted" if cluster.muted else "",
             sparkline(cluster.pulse),

@@ -105,7 +105,7 @@ class ProvidersPanel(ResourcePanel["SamlProvider"]):
     """The organization's SAML providers, with their keys (admins only)."""
 
     COLUMNS = (
-        Column("label", "Provider", 18),
+        Column("label", "Provider", 18, title=True),
         Column("status", "Status", 7),
         Column("sso", "SSO URL"),
         Column("entity", "Entity ID"),

@@ -9,8 +9,10 @@ which they changed, and when the keys it would show differ from those it shows, 
 
 It looks as Textual's does, whose styles it keeps (``$footer-*`` theme variables, the ``footer-key--key`` and
 ``footer-key--description`` parts): each key ``key`` then its label, a greyed out key dimmed, the command
-palette's key on the right edge over the keys that do not fit. A click on a key presses it (one that cannot act
-now then says why, as when typed); the mouse over a key lights it and shows its tooltip.
+palette's key on the right edge. Unlike Textual's, it cuts no label mid-word: the first key that does not fit
+shows the whole words of its label that do and ``…`` (``^o Copy…``), or leaves the room empty; ``?`` lists all.
+A click on a key presses it (one that cannot act now then says why, as when typed); the mouse over a key lights
+it and shows its tooltip.
 
 A ``Binding.Group`` is shown as its keys one by one (Folio groups none).
 """
@@ -178,31 +180,54 @@ class KeysFooter(Widget, can_focus=False):
     def render(self) -> Content:
         keys = self._keys or ()
         palette = next((key for key in keys if key.palette), None)
-        parts: list[tuple[str, Style]] = []
-        spans: list[tuple[ShownKey, int, int]] = []  # (each key's cells, before the palette's key covers some)
-        for key in keys:
-            if key is not palette:
-                item = self._parts(key, f" {key.display} ", f"{key.description} " if key.description else "")
-                start = spans[-1][2] if spans else 0
-                spans.append((key, start, start + sum(cell_len(text) for text, _ in item)))
-                parts += item
-        line, width = Content.assemble(*parts), self.size.width
-        room = width
+        width = self.size.width
+        tail: Content | None = None
         if palette is not None:
             tail = Content.assemble(
                 ("▏", self.get_visual_style("footer-key--item", "footer-key--edge")),
                 *self._parts(palette, palette.display, f" {palette.description}" if palette.description else ""),
                 (" ", self._style(palette)),
             )
-            room = max(0, width - tail.cell_length)
-            line = line.truncate(room, pad=True) + tail
-            spans.append((palette, room + 1, room + tail.cell_length))
-        self._placed = [
-            Placed(key, start, min(end, limit), end <= limit)
-            for key, start, end in spans
-            if start < (limit := width if key.palette else room)
-        ]
+        room = max(0, width - tail.cell_length) if tail is not None else width
+        parts: list[tuple[str, Style]] = []
+        placed: list[Placed] = []
+        for key in keys:
+            if key is palette:
+                continue
+            at = placed[-1].end if placed else 0
+            item = self._parts(key, f" {key.display} ", f"{key.description} " if key.description else "")
+            size = sum(cell_len(text) for text, _ in item)
+            whole = at + size <= room
+            if not whole:  # the first key that does not fit: the words of its label that do, then `…`; or none
+                item, whole = self._cut(key, room - at)
+                size = sum(cell_len(text) for text, _ in item)
+            if item:
+                parts += item
+                placed.append(Placed(key, at, at + size, whole))
+            if not whole:
+                break
+        line = Content.assemble(*parts)
+        if tail is not None and palette is not None:
+            line = line.pad_right(room - line.cell_length) + tail
+            placed.append(
+                Placed(palette, room + 1, min(width, room + tail.cell_length), room + tail.cell_length <= width)
+            )
+        self._placed = placed
         return line
+
+    def _cut(self, key: ShownKey, room: int) -> tuple[list[tuple[str, Style]], bool]:
+        """``key`` in ``room`` cells, and whether it is whole: its whole label without the space after it, or its
+        label cut after a whole word and marked ``…`` (``^o Copy…`` for ``Copy link``); nothing when not even its
+        key and the first word fit (no key is shown cut mid-word)."""
+        shown_key = f" {key.display} "
+        words = key.description.split()
+        fits = [(key.description, True)] if key.description else []
+        fits += [(" ".join(words[:count]) + "\u2026", False) for count in range(len(words) - 1, 0, -1)]
+        for label, whole in fits:
+            for description in (label + " ", label):
+                if cell_len(shown_key) + cell_len(description) <= room:
+                    return self._parts(key, shown_key, description), whole
+        return [], False
 
     def _style(self, key: ShownKey, *parts: str) -> Style:
         """The style of a part of ``key`` (greyed out when it cannot act, lit under the mouse)."""

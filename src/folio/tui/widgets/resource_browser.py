@@ -228,7 +228,13 @@ class ResourceBrowser(Vertical):
         box = self.filter_input
         box.can_focus = True
         self.update_node_styles()
-        if not self.list.has_focus and not box.has_focus:
+        if self.list.loading and not box.has_focus and self.is_attached:
+            # The list cannot have the focus while its first page loads (Textual's loading indicator covers it):
+            # the box takes it now, not after the keys already typed behind this one (focus() would wait for
+            # them), so they land in it, in order, and none reaches the screen or the app (a `q` would quit).
+            self.screen.set_focus(box)
+            self._typing(False)
+        elif not self.list.has_focus and not box.has_focus:
             self.list.focus()
 
     def _typing(self, on: bool, *, update: bool = True) -> None:
@@ -278,7 +284,7 @@ class ResourceBrowser(Vertical):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.list.focus()
+        self.list.want_focus()  # (once it has loaded, if it is still loading)
 
     def on_key(self, event: events.Key) -> None:
         box = self._filter

@@ -2,7 +2,8 @@
 resource list draws a screenful of these per key, so a line is built without a Rich ``Text``).
 
     Column, Row         what a list shows
-    layout()            cell widths for a line width
+    layout()            cell widths for a line width (the title column keeps its room; 0: left out)
+    column_span()       where a column's cells are on a line of those widths
     render_cells()      a row's line as Rich ``Text`` (headers, dialogs)
     line_of()           the same line as text and spans, cheaply
     line_segments()     spans to segments over a base style
@@ -22,19 +23,40 @@ from rich.style import Style
 from rich.text import Text
 from textual.content import Content
 
-__all__ = ["NULL_STYLE", "Column", "Row", "Span", "layout", "line_of", "line_segments", "render_cells"]
+__all__ = [
+    "NULL_STYLE",
+    "SHARE_FLOOR",
+    "TITLE_ROOM",
+    "Column",
+    "Row",
+    "Span",
+    "column_span",
+    "layout",
+    "line_of",
+    "line_segments",
+    "render_cells",
+]
 
 NULL_STYLE = Style.null()
 
+TITLE_ROOM = 20
+"""The cells a list's title column keeps on a narrow line: the columns after it give way first."""
+
+SHARE_FLOOR = 8
+"""The cells another flexible column keeps when it gives the title room (below that it is left out)."""
+
 
 class Column(NamedTuple):  # (defined before the first frame: see folio.cache.records)
-    """One column: a fixed ``width`` or, when None, a share of what the fixed ones leave."""
+    """One column: a fixed ``width`` or, when None, a share of what the fixed ones leave. ``title`` marks the
+    column that names the row (without one, the first flexible column is the title): on a narrow line it keeps
+    :data:`TITLE_ROOM` cells, the columns after it giving way first (see :func:`layout`)."""
 
     key: str
     label: str
     width: int | None = None
     align: Literal["left", "right"] = "left"
     style: str = ""
+    title: bool = False
 
 
 class Row:
@@ -108,24 +130,76 @@ def _plain(cell: Content | str) -> str:
 
 def layout(columns: Sequence[Column], width: int) -> list[int]:
     """Cell widths for a line ``width`` wide: fixed columns as given, flexible ones share the rest (1 space
-    between columns)."""
-    gaps = max(0, len(columns) - 1)
-    fixed = sum(c.width or 0 for c in columns)
-    flexible = [c for c in columns if c.width is None]
+    between columns); 0 for a column left out (no space for it either).
+
+    The title column (:attr:`Column.title`, else the first flexible one) is what a row is read by, so on a narrow
+    line it gets :data:`TITLE_ROOM` cells before the others get theirs: the other flexible columns give it room
+    down to :data:`SHARE_FLOOR` cells each, then the columns after it are left out, the last first (fixed ones
+    before flexible ones), until it has the room or none is left. The columns before it (a mark, a number) stay.
+    """
+    title = _title_of(columns)
+    shown = list(range(len(columns)))
+    widths = _spread(columns, width, shown, title)
+    if title is None or columns[title].width is not None:
+        return widths
+    after = list(range(title + 1, len(columns)))
+    leaving = [i for i in reversed(after) if columns[i].width is not None]
+    leaving += [i for i in reversed(after) if columns[i].width is None]
+    for index in leaving:
+        if widths[title] >= TITLE_ROOM:
+            break
+        shown.remove(index)
+        widths = _spread(columns, width, shown, title)
+    return widths
+
+
+def _title_of(columns: Sequence[Column]) -> int | None:
+    marked = next((i for i, c in enumerate(columns) if c.title), None)
+    return marked if marked is not None else next((i for i, c in enumerate(columns) if c.width is None), None)
+
+
+def _spread(columns: Sequence[Column], width: int, shown: Sequence[int], title: int | None) -> list[int]:
+    """The widths of the ``shown`` columns (the others 0): fixed ones as given, flexible ones share what is left
+    (the first takes the remainder), then the title takes from the other flexible ones what it lacks of
+    :data:`TITLE_ROOM` (down to :data:`SHARE_FLOOR` each)."""
+    gaps = max(0, len(shown) - 1)
+    fixed = sum(columns[i].width or 0 for i in shown)
+    flexible = [i for i in shown if columns[i].width is None]
     left = max(0, width - fixed - gaps)
     share = left // len(flexible) if flexible else 0
-    widths = [c.width if c.width is not None else share for c in columns]
+    widths = [0] * len(columns)
+    for i in shown:
+        widths[i] = share if columns[i].width is None else columns[i].width or 0
     if flexible:  # the first flexible column takes the remainder
-        first = next(i for i, c in enumerate(columns) if c.width is None)
-        widths[first] += left - share * len(flexible)
+        widths[flexible[0]] += left - share * len(flexible)
+    if title is not None and title in flexible:
+        for i in flexible:
+            lacking = TITLE_ROOM - widths[title]
+            if lacking <= 0:
+                break
+            if i != title and widths[i] > SHARE_FLOOR:
+                given = min(lacking, widths[i] - SHARE_FLOOR)
+                widths[i] -= given
+                widths[title] += given
     return widths
+
+
+def column_span(widths: Sequence[int], index: int) -> tuple[int, int]:
+    """Cells ``[start, end)`` of column ``index`` on a line drawn with ``widths`` (columns left out take no
+    room, nor a space)."""
+    start = sum(cell_width + 1 for cell_width in widths[:index] if cell_width)
+    return start, start + widths[index]
 
 
 def render_cells(columns: Sequence[Column], cells: Sequence[Content | str], width: int, indent: int = 0) -> Text:
     line = Text(no_wrap=True, end="")
+    drawn = False
     for index, (column, cell_width) in enumerate(zip(columns, layout(columns, width), strict=False)):
-        if index:
+        if not cell_width:
+            continue  # left out (no room)
+        if drawn:
             line.append(" ")
+        drawn = True
         text = _plain(cells[index]) if index < len(cells) else ""
         if index == 0 and indent:
             text = "  " * indent + text
@@ -154,11 +228,15 @@ def line_of(
     offset = 0
     cells_wide = 0
     count = len(cells)
+    drawn = False
     for index, (column, cell_width) in enumerate(zip(columns, widths, strict=False)):
-        if index:
+        if not cell_width:
+            continue  # left out (no room)
+        if drawn:
             parts.append(" ")
             offset += 1
             cells_wide += 1
+        drawn = True
         text = (cell.plain if isinstance(cell := cells[index], Content) else cell) if index < count else ""
         if index == 0 and indent:
             text = "  " * indent + text
