@@ -88,9 +88,6 @@ async def test_the_first_members_show_at_once_and_keys_typed_meanwhile_reach_the
             await pushed
             browser = screen.panel.browser
             await _until(pilot, lambda: gate.held and browser.list.rows and browser.typed_filter)
-            from folio.tui.widgets.resource_browser import ResourceBrowser
-
-            print("DEBUG", [(b, b.typed_filter) for b in app.screen_stack[1].query(ResourceBrowser)])
             assert app.is_running and app.screen is screen  # the q did not quit
             assert gate.held == 1 and len(browser.list.rows) == PAGE_SIZE  # the first page, the second held
             assert browser.typed_filter == "zq"

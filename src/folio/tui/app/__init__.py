@@ -52,6 +52,10 @@ BURST_GAP = 0.030
 while a screen loads; the driver reads them in one go), faster than a person types. A `q` (quit) or an `esc`
 (back) in a burst is not taken as leaving: the screen or the filter the burst was typed at may not be ready yet."""
 
+TYPING_STARTS = frozenset({"slash", "colon"})
+"""Keys after which the rest of a burst is text: `/` starts a list's filter, `:` the command line. The app sees
+the whole burst before the screen has started either, so it remembers that one came."""
+
 LEAVING = {"quit": "quit", "back": "go back"}
 """The actions a key in a burst does not run, and how the notice names them."""
 
@@ -170,6 +174,8 @@ class FolioApp(Choosing):
         self.sub_title = services.where
         self._key_at: float | None = None
         """When the last key came (its event's time): what tells a burst (:data:`BURST_GAP`)."""
+        self._burst_types = False
+        """A key of :data:`TYPING_STARTS` came in the burst under way: its printable keys are text."""
         if keymap:
             self.set_keymap(dict(keymap))
 
@@ -250,7 +256,7 @@ class FolioApp(Choosing):
         if focused is not None and any(cls.__name__ in texts for cls in type(focused).__mro__):
             return True
         # the keys typed go to the focused widget: a filter takes them when it is the list of a browser typing
-        return focused is not None and any(node.has_class("-typing") for node in focused.ancestors)
+        return focused is not None and any(node.has_class("-typing") for node in focused.ancestors_with_self)
 
     def _shadowed(self, action: str) -> bool:
         """Whether a key of the app's ``action`` is bound by the screen or a widget from it to the focus. (The
@@ -280,9 +286,11 @@ class FolioApp(Choosing):
         so instead. A key a text field or a list's filter takes as typed goes on as usual."""
         before, self._key_at = self._key_at, event.time
         if before is None or event.time - before >= BURST_GAP:
+            self._burst_types = event.key in TYPING_STARTS
             return False
-        if event.is_printable and self._typing_text():
-            return False  # a character of what is being typed
+        if event.is_printable and (self._burst_types or self._typing_text()):
+            return False  # a character of what is being typed (after a `/` of the same burst: the filter it starts)
+        self._burst_types = self._burst_types or event.key in TYPING_STARTS
         focused = self.focused
         if focused is not None and any(
             node.has_class("resource-browser--filter") for node in focused.ancestors_with_self

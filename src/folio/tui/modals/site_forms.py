@@ -199,7 +199,7 @@ class ChoiceModal(FormModal[str]):
 
     def compose_intro(self) -> ComposeResult:
         words = f"{self.help_text} " if self.help_text else ""
-        yield Static(safe(words + "enter picks and saves; esc closes.", limit=400), classes="form--intro")
+        yield Static(safe(words + "enter picks and saves.", limit=400), classes="form--intro")  # esc: the keys line
 
     def _row(self, field: Field) -> Widget:
         options = [
