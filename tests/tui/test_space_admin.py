@@ -184,8 +184,8 @@ async def test_the_transfer_pickers_say_their_keys_once(open_space: Any) -> None
     async with open_space("Scratchpad") as (app, pilot):
         await keys(pilot, "t")
         for _ in range(2):  # the organization, then the collection there
-            intro = rendered(app.screen.query_one(".form--intro", Static))
-            assert intro.count("enter") == 1 and intro.count("esc") == 1, intro
+            said = " ".join(rendered(app.screen.query_one(f".form--{part}", Static)) for part in ("intro", "help"))
+            assert said.count("enter") == 1 and said.count("esc") == 1, said
             await keys(pilot, "enter")
 
 

@@ -213,10 +213,7 @@ def change_role(
     title = Content.assemble("Role of ", (name + you(member.id, me), "bold"))
     help_text = "The role decides what they may do in every space of the organization."
     if me is not None and member.id == me and member.role == "admin":
-        help_text = (
-            "This is you: a role other than admin takes away your own admin role, and you could not undo it. "
-            "It is sent only once you type your email."
-        )
+        help_text = f"This is you: any role but admin asks first. {SELF_DEMOTION} It is sent once you type your email."
     owner.app.push_screen(ChoiceModal(title, choices, submit, current=current, help=help_text), closed)
 
 
