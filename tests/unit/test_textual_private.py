@@ -245,16 +245,22 @@ def _private_accesses(theirs: set[str], ours: set[str]) -> list[str]:
             elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in ("textual", "rich"):
                 if _private_module(node.module) or any(_is_private(a.name) for a in node.names):
                     found.append(f"{where}:{node.lineno} from {node.module} import ...")
-            elif isinstance(node, ast.Attribute) and _is_private(node.attr):
-                if node.attr in theirs and node.attr not in ours and node.attr not in NAMEDTUPLE_API:
-                    found.append(f"{where}:{node.lineno} .{node.attr}")
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                if node.func.id in ("getattr", "setattr", "hasattr", "delattr") and len(node.args) > 1:
-                    name = node.args[1]
-                    if isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value in theirs:
-                        if _is_private(name.value) and name.value not in ours:
-                            found.append(f"{where}:{node.lineno} {node.func.id}(..., {name.value!r})")
+            elif (name := _attribute_used(node)) and name in theirs and name not in ours:
+                found.append(f"{where}:{node.lineno} {name}")
     return found
+
+
+def _attribute_used(node: ast.AST) -> str | None:
+    """The private attribute ``node`` reads or writes: ``x._name``, or ``getattr(x, "_name")`` and its kin."""
+    if isinstance(node, ast.Attribute):
+        name: object = node.attr
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) > 1:
+        if node.func.id not in ("getattr", "setattr", "hasattr", "delattr"):
+            return None
+        name = node.args[1].value if isinstance(node.args[1], ast.Constant) else None
+    else:
+        return None
+    return name if isinstance(name, str) and _is_private(name) and name not in NAMEDTUPLE_API else None
 
 
 def _folio_classes() -> Iterator[type]:

@@ -214,9 +214,11 @@ class OrganizationScreen(FolioScreen, ContentActions, ContentLoading):
             # "last seen" counts time spent in Folio (at most once an hour; never in the way of the screen)
             self.run_worker(self.services.people.ping_if_due(self.org_id), group="ping", exit_on_error=False)
 
-    def on_screen_resume(self, event: events.ScreenResume) -> None:  # FolioScreen's runs too (Textual calls both)
-        # Runs before Textual's own handler (Screen's, last in the MRO): on the first resume the screen's widgets
-        # were styled as they mounted a moment ago, and styling them all again would only delay the first frame.
+    @on(events.ScreenResume)
+    def _back_on_screen(self, event: events.ScreenResume) -> None:
+        # Runs before FolioScreen's handlers and Textual's own (this class is first in the MRO): on the first resume
+        # the screen's widgets were styled as they mounted a moment ago, and styling them all again would only delay
+        # the first frame.
         if not self._resumed:
             self._resumed = True
             event.refresh_styles = False
