@@ -259,6 +259,23 @@ async def test_command_line_jumps_to_a_loaded_space(open_app: Any, place: Any) -
         assert names(app) == ["Northwind Labs"]
 
 
+async def test_command_line_tab_accepts_the_suggested_title(open_app: Any, place: Any) -> None:
+    async with open_app(place("Northwind Labs")) as (app, pilot):
+        app.remember("space", {"key": "s1", "name": "User Guide"}, "User Guide", ())
+        await pilot.press("colon")
+        await settle(pilot)
+        await type_text(pilot, "space Us")
+        await app.workers.wait_for_complete()  # (the suggester answers in a worker)
+        await settle(pilot)
+        line = app.screen.query_one(CommandLine)
+        await pilot.press("tab")
+        await settle(pilot)
+        assert line.value == "space User Guide" and line.cursor_position == len(line.value)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert names(app) == ["Northwind Labs", "User Guide"]
+
+
 async def test_command_line_says_what_matched_nothing_and_keeps_the_text(open_app: Any, place: Any) -> None:
     async with open_app(place("Home")) as (app, pilot):
         app.remember("site", {"key": "docs", "name": "Public docs"}, "Public docs", ())

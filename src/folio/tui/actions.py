@@ -11,6 +11,8 @@ from typing import Any
 
 from textual.dom import DOMNode
 
+from folio.tui.textual_private import check_action_state, modal_binding_chain
+
 __all__ = ["Explains", "action_name", "why_unavailable"]
 
 
@@ -46,12 +48,12 @@ def why_unavailable(screen: Any, key: str) -> str | None:
         app = screen.app
         found = [
             (binding.priority, node, binding)
-            for node, bindings in screen._modal_binding_chain
+            for node, bindings in modal_binding_chain(screen)
             for binding in bindings.key_to_bindings.get(key, ())
         ]
         greyed: tuple[Any, Any] | None = None
         for _priority, node, binding in sorted(found, key=lambda each: not each[0]):  # (stable: chain order kept)
-            state = app._check_action_state(binding.action, node)
+            state = check_action_state(app, binding.action, node)
             if state is not False:  # (False: hidden here, not this key's binding)
                 greyed = None if state else (node, binding)
                 break

@@ -37,6 +37,7 @@ from folio.tui.app.keeping import SESSION_EVERY
 from folio.tui.commands import FolioCommands, key_entries
 from folio.tui.safe import safe
 from folio.tui.screens.organizations import OrganizationsScreen
+from folio.tui.textual_private import dom_bindings
 from folio.tui.widgets.header import Crumbs
 
 if TYPE_CHECKING:
@@ -260,10 +261,12 @@ class FolioApp(Choosing):
 
     def _shadowed(self, action: str) -> bool:
         """Whether a key of the app's ``action`` is bound by the screen or a widget from it to the focus. (The
-        nodes' own bindings are read, not ``Screen._binding_chain``, which copies every map: this runs for each
+        nodes' own bindings are read, not the screen's binding chain, which copies every map: this runs for each
         of the app's keys each time the footer or a key asks which keys are active.)"""
         keys = [
-            key for key, bindings in self._bindings.key_to_bindings.items() if any(b.action == action for b in bindings)
+            key
+            for key, bindings in dom_bindings(self).key_to_bindings.items()
+            if any(b.action == action for b in bindings)
         ]
         screen = self.screen
         focused = screen.focused
@@ -271,7 +274,7 @@ class FolioApp(Choosing):
         for node in nodes:
             if node is self:
                 continue
-            key_to_bindings = node._bindings.key_to_bindings
+            key_to_bindings = dom_bindings(node).key_to_bindings
             if any(b.id for key in keys for b in key_to_bindings.get(key, ())):
                 return True
         return False

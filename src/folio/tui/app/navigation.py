@@ -20,6 +20,7 @@ from textual import on
 from folio.tui.app.connectivity import Connectivity
 from folio.tui.navigation import Ids, Open, key_of
 from folio.tui.safe import safe
+from folio.tui.textual_private import screen_stacks
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -161,7 +162,7 @@ class Navigation(Connectivity):
         return screen
 
     def _in_stack(self, screen: Screen[Any]) -> bool:
-        return any(screen in stack for stack in self._screen_stacks.values())
+        return any(screen in stack for stack in screen_stacks(self).values())
 
     def _release_visited(self) -> None:
         """Let go of the screens kept for a reopen beyond the last :data:`KEEP_VISITED` (none in a stack or
@@ -246,7 +247,7 @@ class Navigation(Connectivity):
             if screen in visited:
                 self._kept.discard(screen)  # kept for a reopen from now on
                 continue
-            if any(screen in stack for stack in self._screen_stacks.values()):
+            if any(screen in stack for stack in screen_stacks(self).values()):
                 continue
             self._kept.discard(screen)
             self.uninstall_screen(screen)

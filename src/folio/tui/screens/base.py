@@ -23,6 +23,7 @@ from folio.tui.fresh import describe_age
 from folio.tui.navigation import Ids
 from folio.tui.restore import restore_view
 from folio.tui.safe import safe
+from folio.tui.textual_private import css_update_count
 
 if TYPE_CHECKING:
     from folio.services import Services
@@ -85,14 +86,14 @@ class FolioScreen(Screen[None], Explains):
 
     @on(events.ScreenSuspend)
     def _note_styles(self) -> None:
-        self._styled_for = self.app._css_update_count  # (Textual's count of CSS changes: a theme, a CSS reload)
+        self._styled_for = css_update_count(self.app)  # (a theme, a CSS reload changes it)
 
     @on(events.ScreenResume)
     def _keep_styles(self, event: events.ScreenResume) -> None:
         """Back on screen (a child closed, or kept and opened again): its widgets kept their styles, and only a
         change of the app's CSS while it was away (a theme) needs every node styled again (Textual restyles at
         every resume: 20-40 ms for a screen of lists, most of a reopen). Runs before Textual's own handler."""
-        if self.__dict__.get("_styled_for") == self.app._css_update_count:
+        if self.__dict__.get("_styled_for") == css_update_count(self.app):
             event.refresh_styles = False
 
     def on_screen_resume(self) -> None:

@@ -31,6 +31,7 @@ from folio.tui.screens.change_request_keys import fit_footer, order_for, why_can
 from folio.tui.screens.change_request_review import ReviewSweep
 from folio.tui.screens.change_request_reviewers import asked_of
 from folio.tui.screens.change_request_since import SINCE_BINDINGS, SinceReview
+from folio.tui.textual_private import binding_chain
 from folio.tui.widgets.change_overview import SIDE_BY_SIDE_MIN, ChangeOverview, ChangesPane
 from folio.tui.widgets.focus_hold import HoldsFocus
 from folio.tui.widgets.footer import KeysFooter
@@ -230,7 +231,7 @@ class ChangeRequestScreen(Decisions, SinceReview, ReviewSweep):
 
     def _tab_of(self, key: str) -> str | None:
         """The tab this screen's binding of ``key`` shows (the config's keymap applied), if it is a tab key."""
-        for node, bindings in self._binding_chain:
+        for node, bindings in binding_chain(self):
             if node is self:
                 for binding in bindings.key_to_bindings.get(key, ()):
                     if binding.action.startswith("tab('"):

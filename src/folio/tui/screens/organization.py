@@ -214,13 +214,14 @@ class OrganizationScreen(FolioScreen, ContentActions, ContentLoading):
             # "last seen" counts time spent in Folio (at most once an hour; never in the way of the screen)
             self.run_worker(self.services.people.ping_if_due(self.org_id), group="ping", exit_on_error=False)
 
-    def _on_screen_resume(self, event: events.ScreenResume) -> None:
-        # Runs before Textual's own handler: on the first resume the screen's widgets were styled as they mounted
-        # a moment ago, and styling them all again would only delay the first frame.
+    @on(events.ScreenResume)
+    def _back_on_screen(self, event: events.ScreenResume) -> None:
+        # Runs before FolioScreen's handlers and Textual's own (this class is first in the MRO): on the first resume
+        # the screen's widgets were styled as they mounted a moment ago, and styling them all again would only delay
+        # the first frame.
         if not self._resumed:
             self._resumed = True
             event.refresh_styles = False
-        # (Textual calls one of _on_screen_resume and on_screen_resume per class: this one, so it is all here.)
         self._reload_if_written()
 
     async def _fill_tabs(self) -> None:

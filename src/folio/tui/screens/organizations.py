@@ -23,6 +23,7 @@ from folio.tui import fresh, styles_dir
 from folio.tui.navigation import Ids
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.textual_private import css_update_count
 from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.resource_list import Column, Row
 from folio.tui.widgets.resource_panel import ResourcePanel
@@ -255,11 +256,11 @@ class OrganizationsScreen(FolioScreen):
         sixth of what the first frame waits for). Later resumes are :class:`FolioScreen`'s to decide."""
         if self._first_resume:
             self._first_resume = False
-            if self._css_at_compose == self.app._css_update_count:
+            if self._css_at_compose == css_update_count(self.app):
                 event.refresh_styles = False
 
     def compose(self) -> ComposeResult:
-        self._css_at_compose = self.app._css_update_count  # (Textual's count of CSS changes: a theme, a reload)
+        self._css_at_compose = css_update_count(self.app)  # (a theme, a CSS reload changes it)
         yield Header(icon="")
         yield OrganizationsPanel(self.services, initial=self.initial, id="organizations")
         yield FirstFooter()

@@ -23,6 +23,7 @@ from textual.widgets import Input, Static
 
 from folio.tui.errors import error_message
 from folio.tui.jump import HELP, Pending
+from folio.tui.textual_private import input_suggestion
 
 __all__ = ["CommandLine", "CommandLineScreen", "CommandSuggester"]
 
@@ -86,8 +87,9 @@ class CommandLine(Input):
         self.cursor_position = len(self.value)
 
     def action_complete(self) -> None:
-        if self._suggestion:
-            self.value = self._suggestion
+        suggestion = input_suggestion(self)
+        if suggestion:
+            self.value = suggestion
             self.cursor_position = len(self.value)
 
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rich._wrap import divide_line
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
 from folio.services.diff import DiffLine, SideRow
+from folio.tui.textual_private import divide_line
 
 __all__ = ["WORD_WRAP_MAX", "DiffDrawing"]
 

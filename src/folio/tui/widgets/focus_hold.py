@@ -18,6 +18,7 @@ from __future__ import annotations
 from textual import events
 from textual.widget import Widget
 
+from folio.tui.textual_private import dom_bindings
 from folio.tui.widgets.resource_list import ResourceList
 
 __all__ = ["HoldsFocus"]
@@ -57,7 +58,7 @@ class HoldsFocus(Widget):
 
     def hold_key(self, event: events.Key) -> bool:
         """Keep ``event`` for the list if the focus is on its way to it and the list takes that key."""
-        if not self._taking or event.key not in self.held_list()._bindings.key_to_bindings:
+        if not self._taking or event.key not in dom_bindings(self.held_list()).key_to_bindings:
             return False
         if len(self._held) < MAX_HELD:
             self._held.append(event)

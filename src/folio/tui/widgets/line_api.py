@@ -36,6 +36,14 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
 from textual.widget import Widget
 
+from folio.tui.textual_private import (
+    kept_lines,
+    lines_drawn,
+    set_vertical_scrollbar,
+    style_has_meta,
+    vertical_scrollbar,
+)
+
 K = TypeVar("K")
 
 __all__ = ["KeptScrollBar", "finished_lines", "kept_vertical_scrollbar", "lines_kept"]
@@ -65,7 +73,7 @@ def _plain_box(widget: Widget) -> bool:
     if styles.tint.a or styles.text_opacity != 1.0 or widget.opacity != 1.0:
         return False
     hover = widget.hover_style
-    return not (widget.auto_links and hover._link_id and hover._meta and "@click" in hover.meta)
+    return not (widget.auto_links and style_has_meta(hover) and "@click" in hover.meta)
 
 
 def finished_lines(widget: Widget, crop: Region) -> list[Strip] | None:
@@ -81,11 +89,7 @@ def finished_lines(widget: Widget, crop: Region) -> list[Strip] | None:
     pad = Style(bgcolor=(base_background + background).rich_color)  # what the styles cache pads a short line with
     filters = widget.get_line_filters()
     render_line = widget.render_line
-    book = widget._styles_cache  # Textual's record of the lines drawn, and of those a refresh made dirty
-    if book._width != width:
-        book.clear()
-        book._width = width
-    lines, is_dirty = book._cache, book.is_dirty
+    lines, is_dirty = kept_lines(widget, width)  # Textual's record of the lines drawn, and of those made dirty
     strips: list[Strip] = []
     for y in crop.line_range:
         strip = lines.get(y)
@@ -94,7 +98,7 @@ def finished_lines(widget: Widget, crop: Region) -> list[Strip] | None:
         for line_filter in filters:
             strip = strip.apply_filter(line_filter, background)
         strips.append(strip)
-    book._dirty_lines.difference_update(crop.line_range)
+    lines_drawn(widget, crop.line_range)
     if crop.column_span != (0, width):
         x1, x2 = crop.column_span
         strips = [strip.crop(x1, x2) for strip in strips]
@@ -164,11 +168,8 @@ class KeptScrollBar(ScrollBar):
 def kept_vertical_scrollbar(widget: ScrollView) -> ScrollBar:
     """``widget``'s vertical scrollbar, made a :class:`KeptScrollBar` (what ``Widget.vertical_scrollbar`` does
     with Textual's)."""
-    bar = widget._vertical_scrollbar
+    bar = vertical_scrollbar(widget)
     if bar is None:
-        bar = widget._vertical_scrollbar = KeptScrollBar(
-            vertical=True, name="vertical", thickness=widget.scrollbar_size_vertical
-        )
-        bar.display = False
-        widget.app._start_widget(widget, bar)
+        bar = KeptScrollBar(vertical=True, name="vertical", thickness=widget.scrollbar_size_vertical)
+        set_vertical_scrollbar(widget, bar)
     return bar

@@ -14,6 +14,7 @@ from textual.content import Content
 from textual.widgets import Input, Static
 
 from folio.tui import fresh
+from folio.tui.textual_private import dom_bindings
 from folio.tui.widgets.resource_list import ResourceList
 from folio.tui.widgets.rows import Column, Row, render_cells
 
@@ -242,7 +243,7 @@ class ResourceBrowser(Vertical):
         self.set_class(on, "-typing", update=update)
 
     def _starts_filter(self, key: str) -> bool:
-        return any(b.action == "start_filter" for b in self._bindings.key_to_bindings.get(key, ()))
+        return any(b.action == "start_filter" for b in dom_bindings(self).key_to_bindings.get(key, ()))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "clear_filter":  # esc with a filter typed clears it first; without one it goes back

@@ -25,6 +25,7 @@ from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from folio.tui.collector import BULK, bulk_loaded, bulk_released
+from folio.tui.textual_private import update_auto_focus
 from folio.tui.widgets.line_api import finished_lines, kept_vertical_scrollbar, lines_kept
 from folio.tui.widgets.rows import NULL_STYLE, Column, Row, layout, line_of, line_segments, render_cells
 
@@ -335,7 +336,7 @@ class ResourceList(ScrollView, can_focus=True):
         if wanted and screen.focused in (None, was):
             self.focus()
         elif screen.focused is None:
-            screen._update_auto_focus()
+            update_auto_focus(screen)
 
     # -- cursor ----------------------------------------------------------------------------------------------
 
