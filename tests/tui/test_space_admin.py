@@ -141,6 +141,15 @@ async def test_an_emoji_that_is_not_one_is_refused_as_typed_and_nothing_is_sent(
         assert space_of(state, "Getting Started")["emoji"] == "1f389"
 
 
+async def test_an_emoji_the_service_holds_is_not_checked_again(open_space: Any, state: SandboxState) -> None:
+    space = space_of(state, "Getting Started")
+    space["emoji"] = "hello"  # set by another client, before the check existed
+    async with open_space() as (app, pilot):
+        await keys(pilot, "e", "end", "ctrl+u", *"Renamed", "ctrl+s")
+        assert not isinstance(app.screen, EditSpaceModal)
+        assert space["title"] == "Renamed" and space["emoji"] == "hello"
+
+
 async def test_a_refused_edit_keeps_what_was_typed(open_space: Any, state: SandboxState) -> None:
     async with open_space() as (app, pilot):
         await keys(pilot, "e", "end", "ctrl+u", *"Kept title")

@@ -4,6 +4,7 @@ character of the emoji". Shared by the client's checks and the sandbox.
     is_emoji("🎉")            True: the character
     is_emoji("1f389")         True: its code point, in hex (a sequence joined by ``-``: ``1f468-200d-1f469``)
     is_emoji("hello")         False
+    as_character("1f389")     "🎉": what a screen shows for either form
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["EMOJI_FORMAT", "is_emoji"]
+__all__ = ["EMOJI_FORMAT", "as_character", "is_emoji"]
 
 EMOJI_FORMAT = "an emoji character such as 🎉, or its code point such as 1f389"
 """The format in words, for the messages that refuse something else."""
@@ -57,3 +58,11 @@ def is_emoji(text: str) -> bool:
             return False
         return _emoji_chars(chars)
     return _emoji_chars(text)
+
+
+def as_character(text: str) -> str:
+    """The emoji as a character, to show: a code point (``1f389``, ``1f468-200d-1f469``) becomes its characters;
+    anything else (a character already, or not an emoji at all) is returned as it is."""
+    if _CODE_POINTS.fullmatch(text) and is_emoji(text):
+        return "".join(chr(int(part, 16)) for part in text.split("-"))
+    return text

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from folio.api.errors import NotOffered
 from folio.models.common import ContentRefFile, ContentRefPage, File, Page
+from folio.models.emoji import as_character
 from folio.models.space import Space, SpaceLike
 from folio.services import format
 
@@ -60,7 +61,7 @@ def space_label(space: Space | None, fallback: str = "Space") -> str:
     if space is None:
         return fallback
     title = space.title or space.id
-    return f"{space.emoji} {title}" if space.emoji else title
+    return f"{as_character(space.emoji)} {title}" if space.emoji else title
 
 
 def _count(n: int, noun: str) -> str:

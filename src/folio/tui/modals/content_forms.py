@@ -217,7 +217,8 @@ class EditSpaceModal(FormModal["Space | Unchanged"]):
         self.live_check()
 
     def check(self, values: Mapping[str, Any]) -> dict[str, str]:
-        problems = check_space(values)
+        kept = (values.get("emoji") or None) == (self.space.emoji or None)  # as the service holds it: not checked
+        problems = check_space({k: v for k, v in values.items() if not (kept and k == "emoji")})
         rules = self.space.merge_rules.rules if self.space.merge_rules else []
         if any(rule.rule != REVIEWER_RULE for rule in rules):  # its other rules stay: no reviewer is fine
             problems.pop("reviewers", None)

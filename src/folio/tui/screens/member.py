@@ -14,6 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.widgets import Header, Static, TabbedContent, TabPane
 
+from folio.models.emoji import as_character
 from folio.services import format
 from folio.services.people_plan import YOU, member_name, role_name
 from folio.tui import styles_dir
@@ -61,7 +62,7 @@ class MemberSpacesPanel(ResourcePanel["MemberSpace"]):
 
     def row(self, entry: MemberSpace) -> Row:
         space = entry.space
-        title = f"{space.emoji} {space.title}" if space.emoji else space.title
+        title = f"{as_character(space.emoji)} {space.title}" if space.emoji else space.title
         return Row(
             key=space.id,
             cells=[

@@ -16,6 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Header
 
 from folio.services import format
+from folio.services.space import space_label
 from folio.services.trash import restorable_until, time_left
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
@@ -43,7 +44,7 @@ COLUMNS = (
 def trash_row(space: Space) -> Row:
     """A deleted space: its title, when it was deleted, how long it has left and until when."""
     until = restorable_until(space)
-    title = f"{space.emoji} {space.title}" if space.emoji else space.title
+    title = space_label(space)
     return Row(
         space.id,
         [

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from textual.content import Content
 
+from folio.models.emoji import as_character
 from folio.services.space import PageEntry
 from folio.tui.safe import safe
 from folio.tui.widgets.resource_browser import ResourceBrowser
@@ -23,7 +24,7 @@ def page_label(entry: PageEntry) -> Content:
     page = entry.page
     title = safe(page.title or page.id, limit=120).plain
     if page.emoji:
-        title = f"{safe(page.emoji, limit=8).plain} {title}"
+        title = f"{safe(as_character(page.emoji), limit=8).plain} {title}"
     if entry.kind == "group":
         title = f"▸ {title} (group)"
     elif entry.kind == "link":
