@@ -35,9 +35,7 @@ def _names(node: ast.expr | None) -> set[str]:
 
 def _handlers(source: str) -> list[tuple[int, set[str]]]:
     return [
-        (node.lineno, _names(node.type))
-        for node in ast.walk(ast.parse(source))
-        if isinstance(node, ast.ExceptHandler)
+        (node.lineno, _names(node.type)) for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ExceptHandler)
     ]
 
 
