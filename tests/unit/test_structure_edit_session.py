@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from folio.services.errors import Refusal
 from folio.services.structure import GROUP, SECTION, SPACE, Layout, Move, Node, Offered, StructureTree, step
 from folio.tui.widgets.structure_editor.effects import default_changes, defaults_near
 from folio.tui.widgets.structure_editor.lookups import find_created, find_edit
@@ -26,8 +27,8 @@ from folio.tui.widgets.structure_editor.session import Declined, EditSession
 START = "g .a ..a1 ..a2 .b ..b1 c .c1 .c2 h .d"
 
 
-class Refused(Exception):
-    """What the stand-in service raises for a refused request."""
+class Refused(Refusal):
+    """What the stand-in service raises for a refused request (a service error: what the session catches)."""
 
 
 class FakeService:

@@ -57,6 +57,7 @@ from folio.services.access_saml import (
     provider_kwargs,
     read_certificate,
 )
+from folio.services.errors import Refusal
 from folio.services.writes import may_have_reached
 
 if TYPE_CHECKING:
@@ -116,7 +117,7 @@ by this name: it never imports the API layer)."""
 INVITES_NOT_OFFERED = "This service does not offer invite links (nor inviting people by email)."
 
 
-class InvitesNotOffered(Exception):
+class InvitesNotOffered(Refusal):
     """The service answered that it has no invite links (404/405 on their routes)."""
 
     def __init__(self) -> None:

@@ -18,6 +18,7 @@ from cryptography import x509
 
 from folio.models.member import SamlProvider
 from folio.services import format
+from folio.services.errors import Refusal
 
 __all__ = [
     "EXPIRY_WARNING_DAYS",
@@ -46,7 +47,7 @@ NO_ROLE = "guest"
 """The value of the default-role choice that means null: new members join as guests."""
 
 
-class CertificateProblem(ValueError):
+class CertificateProblem(Refusal, ValueError):
     """The text is not an X.509 certificate (in words)."""
 
 

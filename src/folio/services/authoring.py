@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from folio.api.errors import NotOffered
+from folio.services.errors import Invalid, Refusal
 from folio.services.outbox import CLOCK_SKEW
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ def check_subject(subject: str) -> str | None:
     return None
 
 
-class ReviewRequestsNotOffered(Exception):
+class ReviewRequestsNotOffered(Refusal):
     """The service answered that asking for reviewers does not exist here."""
 
     def __init__(self) -> None:
@@ -95,7 +96,7 @@ class AuthoringService:
         is made (the create takes only a subject)."""
         problem = check_subject(subject)
         if problem is not None:
-            raise ValueError(problem)
+            raise Invalid(problem)
         cr = await self._client.change_requests.create(space_id, subject=subject)
         self._changed(space_id)
         return await self._described(space_id, cr, description)
@@ -148,7 +149,7 @@ class AuthoringService:
     async def request_reviewers(self, space_id: str, cr_id: str, user_ids: Sequence[str]) -> list[RequestedReviewer]:
         """Ask the members ``user_ids`` to review the change request (asking again is harmless)."""
         if not user_ids:
-            raise ValueError("Pick at least one member.")
+            raise Invalid("Pick at least one member.")
         try:
             asked = await self._client.reviews.request_reviewers(space_id, cr_id, list(user_ids))
         except NotOffered:

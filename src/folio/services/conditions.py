@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from folio.services.errors import Refusal
+
 __all__ = [
     "Array",
     "Binary",
@@ -51,7 +53,7 @@ _LOOKS_WRONG = {
 }
 
 
-class ConditionError(ValueError):
+class ConditionError(Refusal, ValueError):
     """Where a condition stops making sense: ``column`` (1-based), what was ``expected`` there and what was
     ``found``."""
 

@@ -19,6 +19,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from folio.services.errors import Refusal
+
 __all__ = [
     "CONFIRM_ABOVE",
     "TOO_DEEP",
@@ -63,7 +65,7 @@ def check_path(path: str) -> str | None:
     return None
 
 
-class UnreadableFile(Exception):
+class UnreadableFile(Refusal):
     """The conversations file cannot be read or is not JSON of the expected shape."""
 
     def __init__(self, path: str | Path, problem: str) -> None:

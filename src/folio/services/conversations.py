@@ -37,6 +37,7 @@ from folio.services.conversation_files import (
     needs_confirming,
     read_conversations,
 )
+from folio.services.errors import Refusal
 from folio.services.writes import may_have_reached
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ _SORT_LABELS = {"updated": "latest update first", "impact": "highest impact firs
 _ORDER_BY = {"updated": "updatedAt", "impact": "impact"}
 
 
-class NotOfferedHere(Exception):
+class NotOfferedHere(Refusal):
     """This service does not offer conversations (it answered that the operation does not exist)."""
 
     def __init__(self) -> None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal
 
 from folio.api import errors, limits
 from folio.models.common import Role, TeamRole
+from folio.services.errors import Refusal
 from folio.services.people_plan import (
     SELF_DEMOTION,
     SELF_REMOVAL,
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
     from folio.services import Services
 
 __all__ = [
-    "FAILURES",
     "MEMBER_SORTS",
     "PAGE_SIZE",
     "PING_EVERY",
@@ -60,7 +60,7 @@ Removal = Literal["removed", "already gone"]
 MEMBER_SORTS: tuple[MemberSort, ...] = ("joinedAt", "lastSeenAt")
 
 
-class Refused(Exception):
+class Refused(Refusal):
     """A change refused before sending, with the reason in words (``describe()``, as the API's errors do)."""
 
     def __init__(self, reason: str) -> None:
@@ -69,10 +69,6 @@ class Refused(Exception):
 
     def describe(self) -> str:
         return self.reason
-
-
-FAILURES: tuple[type[Exception], ...] = (Refused, errors.ApiError)
-"""What a people write may raise: a refusal before sending, or the service's error (for ``except FAILURES``)."""
 
 
 @dataclass(frozen=True)

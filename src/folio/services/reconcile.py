@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from folio.api.errors import ApiError
+from folio.services.errors import Refusal
 from folio.services.writes import may_have_reached
 
 __all__ = ["NotDone", "send_or_read"]
@@ -26,7 +27,7 @@ __all__ = ["NotDone", "send_or_read"]
 T = TypeVar("T")
 
 
-class NotDone(Exception):
+class NotDone(Refusal):
     """The answer to a write was lost, and what the service holds now shows it was not done."""
 
     def __init__(self, what: str) -> None:

@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from folio.services.errors import Invalid
+
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
     from folio.models.search import SearchPageResult, SearchSection, SearchSpaceResult
@@ -257,4 +259,4 @@ class SearchService:
 def _refuse(words: str) -> None:
     problem = check_words(words)
     if problem is not None:
-        raise ValueError(problem)
+        raise Invalid(problem)

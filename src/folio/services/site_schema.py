@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from folio.models.site_structure import TemplateCondition
+from folio.services.errors import Refusal
 
 __all__ = [
     "DRAFT_07",
@@ -114,7 +115,7 @@ def claim_counts(schema: Any) -> tuple[int, int]:
     return len([k for k in props if k != "unsigned"]), len(inner) if isinstance(inner, dict) else 0
 
 
-class SchemaRefused(ValueError):
+class SchemaRefused(Refusal, ValueError):
     """The schema was not sent: its problems, in words."""
 
     def __init__(self, problems: Sequence[str]) -> None:

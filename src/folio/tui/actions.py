@@ -57,6 +57,7 @@ def why_unavailable(screen: Any, key: str) -> str | None:
             if state is not False:  # (False: hidden here, not this key's binding)
                 greyed = None if state else (node, binding)
                 break
+    # broad: this reads Textual's private binding chain; whatever a change there raises must not break a key press
     except Exception:
         return None
     if greyed is None:

@@ -112,7 +112,7 @@ def bulk_loaded(node: Any, count: int) -> None:
         return
     try:
         app = node.app
-    except Exception:  # not in an app (yet, or any more): nothing to settle for
+    except RuntimeError:  # Textual's NoActiveAppError: not in an app (yet, or any more): nothing to settle for
         return
     _ask(app)
 

@@ -21,6 +21,8 @@ from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
+from textual.dom import NoScreen
+
 from folio.services import format
 from folio.services.connection import Connection
 
@@ -84,7 +86,7 @@ def connection_of(owner: Any) -> Connection | None:
 def _screen(owner: Any) -> Any:
     try:
         return owner if hasattr(owner, "show_age") else getattr(owner, "screen", None)
-    except Exception:  # a widget not mounted (any more) has no screen
+    except NoScreen:  # a widget not mounted (any more) has no screen
         return None
 
 

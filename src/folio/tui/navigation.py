@@ -44,7 +44,7 @@ def remember(owner: Any, kind: str, ids: Ids, title: str | None) -> None:
     widget of the app; a test app without the go-to ignores it)."""
     try:
         app = owner.app
-    except Exception:  # a widget no longer mounted has no app: nothing to remember it for
+    except RuntimeError:  # Textual's NoActiveAppError: a widget no longer mounted has no app
         return
     keep = getattr(app, "remember", None)
     if callable(keep):

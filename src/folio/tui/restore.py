@@ -19,6 +19,7 @@ def restore_view(screen: Screen[Any]) -> None:
     entry: dict[str, Any] | None = getattr(screen, "_folio_restore", None)
     if not entry:
         return
+    from textual.css.query import QueryError
     from textual.widgets import TabbedContent  # (not before the first frame when nothing is restored)
 
     from folio.tui.widgets.resource_browser import ResourceBrowser
@@ -27,11 +28,11 @@ def restore_view(screen: Screen[Any]) -> None:
     if entry.get("tab"):
         try:
             screen.query(TabbedContent).first().active = entry["tab"]
-        except Exception:
+        except (QueryError, ValueError):  # no tabs here any more, or not that one
             log.debug("saved tab %r is gone", entry.get("tab"))
     if entry.get("list"):
         try:
             browser = screen.query_one(f"#{entry['list']}", ResourceBrowser)
-        except Exception:
+        except QueryError:
             return
         browser.restore(entry.get("cursor"), entry.get("filter") or "")

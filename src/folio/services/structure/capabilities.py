@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from folio.services.errors import Refusal
 from folio.services.structure.tree import GROUP, SECTION, SPACE, Layout, Move, StructureTree
 
 __all__ = ["Offered", "Operation", "Unsupported", "operations", "simulate"]
@@ -56,7 +57,7 @@ class Operation:
         }[self.verb]
 
 
-class Unsupported(Exception):
+class Unsupported(Refusal):
     """A move this service has no operation for."""
 
     def describe(self) -> str:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from folio.api.errors import NotOffered
+from folio.services.errors import Refusal
 from folio.services.structure.capabilities import Offered, Operation, Unsupported, operations, simulate
 from folio.services.structure.plan import describe_move
 from folio.services.structure.tree import GROUP, NOUNS, SECTION, SPACE, Layout, Move, StructureTree, build_tree
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 __all__ = ["EditFailed", "Progress", "StepFailed", "StructureService"]
 
 
-class StepFailed(Exception):
+class StepFailed(Refusal):
     """Step ``index`` of a run failed; ``stranded`` when part of it stayed on the service."""
 
     def __init__(self, index: int, move: Move, cause: BaseException, *, stranded: bool = False) -> None:
@@ -201,7 +202,7 @@ class StructureService:
             raise Unsupported(f"This service offers no removal of a {NOUNS.get(kind, 'item')}.")
 
 
-class EditFailed(Exception):
+class EditFailed(Refusal):
     """The fields of an edit were saved (``applied``), its default was not."""
 
     def __init__(self, cause: BaseException, applied: tuple[str, ...]) -> None:

@@ -118,6 +118,7 @@ class Choosing(Keeping):
             return
         try:
             services = self.accounts.services_for(name)
+        # broad: the launcher (folio.cli, above the TUI) raises its own LaunchError and config errors, unnamed here
         except Exception as exc:
             self.notify(str(exc) or type(exc).__name__, title="Profile", severity="error", markup=False)
             return

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from textual.app import App
 
 from folio.config.settings import RefreshSettings
+from folio.services import errors as service_errors
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -91,7 +92,7 @@ class Connectivity(App[None]):
         # The screens say what is wrong with the service; the local data waits for a good answer.
         try:
             await self.services.me()
-        except Exception:
+        except service_errors.ServiceError:
             return
         local = self.services.local
         for problem in local.problems if local is not None else []:

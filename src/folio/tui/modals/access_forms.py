@@ -37,6 +37,7 @@ from folio.services.access import (
     setting_change,
     why_not_join,
 )
+from folio.services.errors import ServiceError
 from folio.tui.errors import notify_error
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.form import Field, FormModal
@@ -393,7 +394,7 @@ def confirm_join(
     async def join() -> None:
         try:
             now = await access.join(org.id)
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(owner, exc, doing=f"Could not join {name}")
             return
         owner.notify(f"You joined {name} (role: {now.default_role or 'guest'}).", markup=False)

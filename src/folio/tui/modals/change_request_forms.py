@@ -25,6 +25,7 @@ from folio.services.authoring import (
     ReviewRequestsNotOffered,
     check_subject,
 )
+from folio.services.errors import ServiceError
 from folio.tui.errors import error_message, notify_error
 from folio.tui.modals.form import Field, FormModal
 from folio.tui.modals.people_forms import PickingForm
@@ -150,7 +151,7 @@ def ask_for_reviewers(
         except ReviewRequestsNotOffered:
             owner.notify(REVIEW_REQUESTS_NOT_OFFERED, severity="warning", markup=False)
             return
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(owner, exc, doing="Could not prepare the list of members to ask")
             return
         if not space.organization:

@@ -17,6 +17,7 @@ from textual.widget import Widget
 
 from folio.services import format
 from folio.services.collections import delete_consequence
+from folio.services.errors import ServiceError
 from folio.services.site_rules import Choice
 from folio.services.writes import may_have_reached
 from folio.tui.errors import notify_error
@@ -106,7 +107,7 @@ async def delete_collection(
         return False
     try:
         existed = await services.collections.delete(collection)
-    except Exception as exc:
+    except ServiceError as exc:
         notify_error(host, exc, doing=f"Could not delete the collection “{_name(collection)}”")
         return False
     what = "Deleted" if existed else "It was already gone:"
@@ -126,7 +127,7 @@ async def _pick_organization(
     """The organization picked (None: none, or the list could not be read); ``titles`` gets each one's name."""
     try:
         found = await services.space_admin.organizations()
-    except Exception as exc:
+    except ServiceError as exc:
         notify_error(host, exc, doing="Could not list your organizations")
         return None
     if titles is not None:
@@ -164,7 +165,7 @@ async def transfer_collection(host: Widget, services: Services, collection: Coll
         return None
     try:
         moved = await services.collections.transfer(collection, target)
-    except Exception as exc:
+    except ServiceError as exc:
         notify_error(host, exc, doing=f"Could not transfer the collection “{_name(collection)}”")
         return None
     _done(host, f"Transferred the collection “{_name(collection)}” to another organization.")
@@ -177,7 +178,7 @@ async def transfer_collection(host: Widget, services: Services, collection: Coll
 async def _space(host: Widget, services: Services, space_id: str) -> Space | None:
     try:
         return await services.space_admin.space(space_id)
-    except Exception as exc:
+    except ServiceError as exc:
         notify_error(host, exc, doing="Could not read the space")
         return None
 
@@ -211,7 +212,7 @@ async def toggle_lock(host: Widget, services: Services, space_id: str) -> Space 
         return None
     try:
         changed = await services.space_admin.set_locked(space, not space.locked)
-    except Exception as exc:
+    except ServiceError as exc:
         notify_error(host, exc, doing=f"Could not {'unlock' if space.locked else 'lock'} “{_name(space)}”")
         return None
     if changed.locked:
@@ -239,12 +240,12 @@ async def duplicate_space(host: Widget, services: Services, space_id: str) -> Sp
         return None
     try:
         known = await services.space_admin.known_ids(space.organization)
-    except Exception as exc:
+    except ServiceError as exc:
         notify_error(host, exc, doing=f"Could not duplicate “{_name(space)}”")
         return None
     try:
         copy = await services.space_admin.duplicate(space)
-    except Exception as exc:
+    except ServiceError as exc:
         found = await _found_copy(services, space, known) if may_have_reached(exc) else None
         if found is None:
             notify_error(host, exc, doing=f"Could not duplicate “{_name(space)}”")
@@ -259,7 +260,7 @@ async def _found_copy(services: Services, space: Space, known: list[str]) -> Spa
     """After a duplicate whose answer was lost: the copy, if the service made it."""
     try:
         return await services.space_admin.find_duplicate(space, known)
-    except Exception:
+    except ServiceError:
         return None
 
 
@@ -278,7 +279,7 @@ async def transfer_space(
         return None
     try:
         collections = await services.space_admin.collections(target)
-    except Exception as exc:
+    except ServiceError as exc:
         notify_error(host, exc, doing="Could not list the collections there")
         return None
     choices = [Choice(ROOT, "No collection: the organization's root")]
@@ -290,7 +291,7 @@ async def transfer_space(
     collection = None if where == ROOT else str(where)
     try:
         moved = await services.space_admin.transfer(space, target, collection)
-    except Exception as exc:
+    except ServiceError as exc:
         notify_error(host, exc, doing=f"Could not transfer “{_name(space)}”")
         return None
     named = next((c.title for c in collections if c.id == collection), None)
@@ -317,7 +318,7 @@ async def delete_space(host: Widget, services: Services, space_id: str) -> Space
         return None
     try:
         await services.space_admin.delete(space)
-    except Exception as exc:
+    except ServiceError as exc:
         notify_error(host, exc, doing=f"Could not delete “{_name(space)}”")
         return None
     _done(host, f"Deleted “{_name(space)}”: it can be restored for 7 days.")

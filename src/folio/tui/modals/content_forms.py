@@ -22,6 +22,7 @@ from textual.widgets.selection_list import Selection
 
 from folio.models.space import KNOWN_LANGUAGES
 from folio.services.collections import DEFAULT_LEVELS, check_collection
+from folio.services.errors import ServiceError
 from folio.services.people_plan import member_name
 from folio.services.space_admin import REVIEWER_RULE, check_space, merge_mode, space_changes
 from folio.tui.errors import error_message
@@ -188,7 +189,7 @@ class EditSpaceModal(FormModal["Space | Unchanged"]):
         self.picker.loading = True
         try:
             members = await self.admin.members(self.space.organization)
-        except Exception as exc:
+        except ServiceError as exc:
             self.say(error_message(exc, doing="Could not load the members to pick reviewers from"))
             return
         finally:

@@ -32,6 +32,7 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Select, Static, TextArea
 
+from folio.services.errors import ServiceError
 from folio.services.writes import field_of, may_have_reached
 from folio.tui.errors import error_message
 from folio.tui.modals.drafts import DraftSlot
@@ -363,7 +364,7 @@ class FormModal(ModalScreen[T | None], Mentions, Generic[T]):  # Mentions: @ off
         self.say(Content("Sending…"))
         try:
             result = await self.submit(values)
-        except Exception as exc:
+        except ServiceError as exc:
             found = await self._look_for(exc, values)
             if found is None:
                 return
@@ -394,7 +395,7 @@ class FormModal(ModalScreen[T | None], Mentions, Generic[T]):  # Mentions: @ off
         self.say(Content(f"{said}. It may have been done all the same: checking…"))
         try:
             found = await self.find_sent(values)
-        except Exception as lookup:
+        except ServiceError as lookup:
             self.say(
                 error_message(
                     lookup,

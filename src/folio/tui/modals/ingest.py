@@ -30,6 +30,7 @@ from folio.services.conversations import (
     needs_confirming,
     read_conversations,
 )
+from folio.services.errors import Refusal
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.form import NOT_CHECKED, Field, FormModal
 from folio.tui.safe import safe
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 __all__ = ["IngestModal", "IngestReportModal", "NotConfirmed", "outcome_line"]
 
 
-class NotConfirmed(Exception):
+class NotConfirmed(Refusal):
     """A file of more than ``CONFIRM_ABOVE`` conversations whose sending was not confirmed: nothing was sent."""
 
     def __init__(self, count: int) -> None:

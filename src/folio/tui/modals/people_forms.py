@@ -17,6 +17,7 @@ from textual.content import Content
 from textual.widgets import SelectionList, Static
 from textual.widgets.selection_list import Selection
 
+from folio.services.errors import ServiceError
 from folio.services.people_plan import check_team_title, member_name, team_role_value
 from folio.tui.errors import error_message
 from folio.tui.modals.form import Field, FormModal
@@ -88,7 +89,7 @@ class PickingForm(FormModal[T], Generic[T]):
         self.picker.loading = True
         try:
             members = await self.people.members(self.org_id)
-        except Exception as exc:
+        except ServiceError as exc:
             self.say(error_message(exc, doing="Could not load the members to pick from"))
             return
         finally:

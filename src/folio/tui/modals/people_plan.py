@@ -18,7 +18,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import RadioButton, RadioSet, Static
 
-from folio.services.people import FAILURES
+from folio.services.errors import ServiceError
 from folio.services.people_plan import (
     ROLE_NAMES,
     SELF_DEMOTION,
@@ -113,7 +113,7 @@ class RolePlanModal(ModalScreen["PlanOutcome | None"]):
     async def count_admins(self) -> None:
         try:
             self.admins_now = await self.people.admin_count(self.org_id)
-        except Exception as exc:
+        except ServiceError as exc:
             self.query_one("#plan-admins", Static).update(
                 error_message(exc, doing="Could not count the admins", hint="Close and try again.")
             )
@@ -222,7 +222,7 @@ class RolePlanModal(ModalScreen["PlanOutcome | None"]):
 
         try:
             outcome = await self.people.apply_role_plan(self.org_id, plan, progress=step, confirmed_self=confirmed_self)
-        except FAILURES as exc:  # refused whole before sending (the admins changed meanwhile)
+        except ServiceError as exc:  # refused whole before sending (the admins changed meanwhile)
             progress.update(error_message(exc, doing="Not sent"))
             self.applying = False
             return

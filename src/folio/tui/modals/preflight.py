@@ -23,6 +23,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from folio.services.errors import ServiceError
 from folio.tui import styles_dir
 from folio.tui.actions import Explains
 from folio.tui.errors import error_message
@@ -133,7 +134,7 @@ class PreflightModal(ModalScreen[str | None], Explains):
     async def _show(self) -> None:
         try:
             flight = await self._check()
-        except Exception as exc:
+        except ServiceError as exc:
             self.failed = error_message(exc, doing="Could not run the checks", brief=True)
             self.query_one("#preflight-lines Static", Static).update(self.failed)
             self._verdict(Content("Nothing was checked: merging anyway asks you to type it first."), bad=True)

@@ -26,6 +26,7 @@ from textual.content import Content
 from textual.widgets import RadioButton, Static, TextArea
 
 from folio.services import format
+from folio.services.errors import ServiceError
 from folio.tui.errors import error_message
 from folio.tui.modals.form import NOT_CHECKED, Field, FormModal
 from folio.tui.safe import safe
@@ -126,7 +127,7 @@ class ReviewModal(FormModal[str]):
         line = self.query_one(".review--missing", Static)
         try:
             self.missing = await self._missing()
-        except Exception as exc:  # the rules cannot be checked: approving waits (requesting changes still goes)
+        except ServiceError as exc:  # the rules cannot be checked: approving waits (requesting changes still goes)
             self.missing = ["Folio could not check them; close with esc and try again."]
             line.update(error_message(exc, doing="Could not check what approving requires", brief=True))
             line.display = True

@@ -29,6 +29,7 @@ from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
 from folio.models.site import Site
+from folio.services.errors import ServiceError
 from folio.services.sites import KNOWN_SITE_TYPES, SITE_VISIBILITIES, Choice, check_setting
 from folio.tui.errors import error_message
 from folio.tui.modals.form import NOT_CHECKED, Field, FormModal
@@ -129,7 +130,7 @@ class CreateSiteModal(FormModal[Site]):
         spaces_list.loading = True
         try:
             spaces: list[SpaceSummary] = await self.sites.spaces(self.org_id)
-        except Exception as exc:
+        except ServiceError as exc:
             self.say(error_message(exc, doing="Could not load the spaces", hint="A site can start empty."))
             return
         finally:

@@ -21,6 +21,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, ProgressBar, Static
 
+from folio.services.errors import ServiceError
 from folio.services.format import count
 from folio.services.structure import StepFailed
 from folio.tui.errors import error_message
@@ -205,7 +206,7 @@ class StructurePlanModal(ModalScreen[PlanResult]):
         total = len(self.plan.steps)
         try:
             self.applied = await self.service.apply(self.structure, self.confirmed, self.plan.moves, self._progress)
-        except Exception as exc:
+        except ServiceError as exc:
             self.applied = exc.index if isinstance(exc, StepFailed) else 0
             self.states[self.applied] = "failed"
             for n in range(self.applied + 1, total):
@@ -238,7 +239,7 @@ class StructurePlanModal(ModalScreen[PlanResult]):
         done = self.plan.moves[: self.applied]
         try:
             await self.service.undo(self.structure, self.confirmed, done, self._undo_progress)
-        except Exception as exc:
+        except ServiceError as exc:
             taken = exc.index if isinstance(exc, StepFailed) else 0
             self.applied -= taken
             message = error_message(exc, doing="The undo stopped", hint="Press r in the editor to reload.", brief=True)

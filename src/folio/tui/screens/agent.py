@@ -18,6 +18,7 @@ from textual.widgets import Header, Static, TextArea
 
 from folio.services import format
 from folio.services.access import AgentView, instructions_markdown, is_plain_text, why_not_admin
+from folio.services.errors import ServiceError
 from folio.tui import styles_dir
 from folio.tui.errors import error_message, notify_error
 from folio.tui.fresh import cache_first, is_cached_only
@@ -86,7 +87,7 @@ class AgentScreen(FolioScreen):
         try:
             self.org = await self.services.access.organization(self.org_id)
             view = await self.services.access.instructions(self.org_id)
-        except Exception as exc:
+        except ServiceError as exc:
             if not is_cached_only():  # a first paint from the cache that missed paints nothing
                 meta.update(
                     error_message(exc, doing="Could not load the agent instructions", hint="Press r to try again.")
@@ -180,7 +181,7 @@ class AgentScreen(FolioScreen):
     async def _send(self, text: str) -> None:
         try:
             await self.services.access.save_instructions(self.org_id, text)
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing="Could not save the agent instructions")
             self.action_edit_here(text)  # the edited text is kept there, to send again
             return

@@ -18,9 +18,11 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from folio.services.authoring import REVIEW_REQUESTS_NOT_OFFERED
+from folio.services.errors import ServiceError
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
@@ -143,7 +145,7 @@ class ChangeRequestScreen(Decisions, SinceReview, ReviewSweep):
         pages.set_loading(True)
         try:
             overview = await self.services.review.overview(self.space_id, self.ref)
-        except Exception as exc:
+        except ServiceError as exc:
             overview_widget.loading = False
             pages.set_loading(False)
             self.changes.hand_over()
@@ -169,7 +171,7 @@ class ChangeRequestScreen(Decisions, SinceReview, ReviewSweep):
             await self._mount_comments(cr.id)
         try:
             changes = await self.services.review.changes(self.space_id, cr)
-        except Exception as exc:
+        except ServiceError as exc:
             pages.set_error(error_message(exc, doing="Could not load the changed pages", hint="Press r to try again."))
             self.changes.hand_over()
             return
@@ -178,11 +180,8 @@ class ChangeRequestScreen(Decisions, SinceReview, ReviewSweep):
 
     async def _mount_comments(self, cr_id: str) -> None:
         placeholder = self.query_one("#comments-placeholder", Static)
-        try:
-            from folio.tui.widgets.comments_panel import CommentsPanel  # written apart; optional until it lands
-        except ImportError:
-            placeholder.update(Content("Comments are not available in this version of Folio."))
-            return
+        from folio.tui.widgets.comments_panel import CommentsPanel  # (the panel's modules: when its tab first shows)
+
         waiting = placeholder.has_focus
         await placeholder.remove()
         panel = CommentsPanel(self.services, self.space_id, change_request=cr_id)
@@ -335,7 +334,7 @@ class ChangeRequestScreen(Decisions, SinceReview, ReviewSweep):
         bindings = super().active_bindings
         try:
             tab = self.tabs.active
-        except Exception:  # not composed yet
+        except NoMatches:  # not composed yet
             return bindings
         width = self.size.width or self.app.size.width
         return fit_footer(self.app, bindings, order_for(tab, wide=width >= SIDE_BY_SIDE_MIN), width)

@@ -18,6 +18,7 @@ from textual import work
 from textual.app import App
 from textual.content import Content
 
+from folio.services.errors import ServiceError
 from folio.services.review import next_status, subject_problem
 from folio.tui.clipboard import copy
 from folio.tui.errors import notify_error
@@ -129,7 +130,7 @@ class Decisions(FolioScreen):
             return
         try:
             said, warning = await send()
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing=doing)
             return
         self._done(said, warning=warning)
@@ -152,7 +153,7 @@ class Decisions(FolioScreen):
             return
         try:
             result = await self.services.review.merge(self.space_id, cr.id)
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing=f"Could not merge #{cr.number}")
             return
         if result.conflicts:
@@ -209,7 +210,7 @@ class Decisions(FolioScreen):
             return
         try:
             url = await self.services.review.pdf_url(self.space_id, cr.id)
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing="Could not get the PDF link")
             return
         copy(self.app, url, what="PDF link (valid for an hour)", url=True)
@@ -286,7 +287,7 @@ class Decisions(FolioScreen):
             return
         try:
             await self.services.review.describe(self.space_id, cr.id, text)
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing="Could not save the description")
             self._describe_in_modal(text)  # the edited text is kept there, to send again
             return

@@ -16,6 +16,7 @@ from textual import work
 from textual.widgets import TabbedContent
 
 from folio.services.comments import first_line, plain_markdown
+from folio.services.errors import ServiceError
 from folio.services.sweep import Stop, Sweep, missing, plan
 from folio.tui.errors import notify_error
 from folio.tui.navigation import Open
@@ -119,7 +120,7 @@ class ReviewSweep(FolioScreen):
         if sweep is None or sweep.finished:
             try:
                 listing = await self.services.comments.load(self.space_id, change_request=cr.id)
-            except Exception as exc:
+            except ServiceError as exc:
                 notify_error(self, exc, doing="Could not read the threads to sweep")
                 return
             stops = plan(pane.change_set.changed, pane.viewed, listing.comments)

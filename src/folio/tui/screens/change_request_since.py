@@ -16,6 +16,7 @@ from textual.content import Content
 from textual.widgets import Static, TabPane
 
 from folio.services import format
+from folio.services.errors import ServiceError
 from folio.tui.screens.base import FolioScreen
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ class SinceReview(FolioScreen):
             pane.show(changes)  # now: what changed since may take a read or two more
         try:
             self.since = await self.services.since_review.since(self.space_id, cr)
-        except Exception:  # the since view is extra: the change request is shown without it
+        except ServiceError:  # the since view is extra: the change request is shown without it
             log.warning("the changes since the last review could not be read", exc_info=True)
             self.since = None
         since = self.since

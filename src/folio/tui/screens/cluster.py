@@ -17,6 +17,7 @@ from textual.widgets import Header, Sparkline, Static, TabbedContent, TabPane
 
 from folio.services import format
 from folio.services.conversations import NOT_OFFERED, ClusterView, NotOfferedHere, describe_sources, trend
+from folio.services.errors import ServiceError
 from folio.tui import styles_dir
 from folio.tui.errors import error_message, notify_error
 from folio.tui.fresh import cache_first
@@ -172,7 +173,7 @@ class ClusterScreen(FolioScreen):
                 browser.set_rows([])
             self.refresh_bindings()
             return
-        except Exception as exc:
+        except ServiceError as exc:
             failed = error_message(exc, doing="Could not load the cluster", hint="Press r to try again.")
             self._say(failed, error=True)
             for browser in (self.issues_list, self.change_requests_list):
@@ -300,7 +301,7 @@ class ClusterScreen(FolioScreen):
         self.refresh_bindings()
         try:
             now = await self.services.conversations.set_muted(self.org_id, cluster.id, muted)
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing=f"Could not {'mute' if muted else 'unmute'} the cluster {name}")
             return
         finally:

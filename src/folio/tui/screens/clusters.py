@@ -32,6 +32,7 @@ from folio.services.conversations import (
     sparkline,
     trend,
 )
+from folio.services.errors import ServiceError
 from folio.tui import styles_dir
 from folio.tui.errors import notify_error
 from folio.tui.navigation import Ids
@@ -262,7 +263,7 @@ class ClustersPanel(ResourcePanel["IssuesCluster"]):
         name = safe(cluster.label or cluster.id, limit=120).plain
         try:
             now = await self.services.conversations.set_muted(self.org_id, cluster.id, muted)
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing=f"Could not {'mute' if muted else 'unmute'} the cluster {name}")
             return
         finally:

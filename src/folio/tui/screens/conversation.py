@@ -16,6 +16,7 @@ from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from folio.services import format
 from folio.services.conversations import NOT_OFFERED, ConversationView, NotOfferedHere
+from folio.services.errors import ServiceError
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
@@ -141,7 +142,7 @@ class ConversationScreen(FolioScreen):
                 browser.empty = NOT_OFFERED
                 browser.set_rows([])
             return
-        except Exception as exc:
+        except ServiceError as exc:
             failed = error_message(exc, doing="Could not load the conversation", hint="Press r to try again.")
             self._say(failed, error=True)
             self.issues_list.set_error(failed)

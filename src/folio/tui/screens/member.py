@@ -16,6 +16,7 @@ from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from folio.models.emoji import as_character
 from folio.services import format
+from folio.services.errors import ServiceError
 from folio.services.people_plan import YOU, member_name, role_name
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
@@ -192,7 +193,7 @@ class MemberScreen(FolioScreen):
         try:
             self.access = await people.access(self.org_id)
             member = await people.member(self.org_id, self.user_id)
-        except Exception as exc:
+        except ServiceError as exc:
             self.failed = error_message(exc, doing="Could not load the member", hint="Press r to try again.")
             self.query_one("#member-summary", Static).update(self.failed)
             self.refresh_bindings()

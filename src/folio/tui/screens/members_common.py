@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from textual.content import Content
 
-from folio.services.people import FAILURES
+from folio.services.errors import ServiceError
 from folio.services.people_plan import (
     ROLE_NAMES,
     ROLE_WORDS,
@@ -186,7 +186,7 @@ def change_role(
     async def send_held(value: str) -> None:
         try:
             updated = await people.set_role(org_id, member, role_value(value), confirmed_self=True)
-        except FAILURES as exc:
+        except ServiceError as exc:
             notify_error(owner, exc, doing="Your role was not changed")
             return
         owner.notify(f"You are now {value} (were {current}).", markup=False)
@@ -226,7 +226,7 @@ def set_sso(owner: Widget, people: PeopleService, org_id: str, member: Member, d
     async def send() -> None:
         try:
             updated = await people.set_sso(org_id, member.id)
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(owner, exc, doing=f"Could not make {name} an SSO member")
             return
         owner.notify(f"{name} is now an SSO member.", markup=False)
@@ -263,7 +263,7 @@ def remove_member(
     async def send() -> None:
         try:
             outcome = await people.remove_member(org_id, member, confirmed_self=mine)
-        except FAILURES as exc:
+        except ServiceError as exc:
             notify_error(owner, exc, doing=f"Could not remove {name}")
             return
         if outcome == "already gone":

@@ -26,6 +26,7 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Header, Input, TabbedContent, TabPane
 
+from folio.services.errors import ServiceError
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first, connection_of, reads_cache_first
@@ -271,7 +272,7 @@ class OrganizationScreen(FolioScreen, ContentActions, ContentLoading):
         """Read the organization itself: its name for the trail (when not given) and its URL."""
         try:
             self.organization = await self.services.browse.organization(self.org_id)
-        except Exception as exc:
+        except ServiceError as exc:
             if not self.named:
                 self.notify(error_message(exc, doing="Could not read the organization").plain, severity="error",
                             title="Error", markup=False)  # fmt: skip

@@ -22,6 +22,7 @@ from textual import work
 from textual.binding import Binding, BindingType
 
 from folio.models.space import Collection, SpaceSummary
+from folio.services.errors import ServiceError
 from folio.services.reconcile import NotDone
 from folio.tui.actions import Explains
 from folio.tui.errors import error_message
@@ -180,7 +181,7 @@ class ContentActions(Explains):
         org = self._org()
         try:
             await org.services.collections.move(event.move, org.org_id)
-        except Exception as exc:
+        except ServiceError as exc:
             # NotDone: the answer was lost and the tree, read again, does not have it there
             title = "Not done" if isinstance(exc, NotDone) else "Refused"
             message = error_message(exc, doing=f"{title}: {event.label}", hint="It is back where it was.")

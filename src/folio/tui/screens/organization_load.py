@@ -23,6 +23,7 @@ from textual import work
 from textual.content import Content
 
 from folio.services.browse import build_tree
+from folio.services.errors import ServiceError
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first, is_cached_only, staged
 from folio.tui.screens.organization_lists import CollectionsPanel, ContentPanel, SpacesPanel, space_row
@@ -137,7 +138,7 @@ class ContentLoading:
         collections_failed: Exception | None = None
         try:
             self.collections = await browse.collections(org.org_id)
-        except Exception as exc:
+        except ServiceError as exc:
             collections_failed = exc
         titles = {c.id: c.title or c.id for c in self.collections}
         make = partial(space_row, titles=titles, age=browse.age)
@@ -198,7 +199,7 @@ class ContentLoading:
                 org._content_painted.set()
                 if cache_pass:  # the next cached pages are read once the first is on screen
                     await org._first_frame.wait()
-        except Exception as exc:
+        except ServiceError as exc:
             if cache_pass:  # not seen before: the fresh read is next
                 for panel in self._content_panels():
                     panel.browser.set_loading(True)

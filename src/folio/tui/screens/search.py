@@ -19,6 +19,7 @@ from textual.timer import Timer
 from textual.widgets import Header, Input, Label, Static
 
 from folio.services import format
+from folio.services.errors import ServiceError
 from folio.services.search import SearchPage, SpaceHits, check_words, merge_pages
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
@@ -177,7 +178,7 @@ class SearchScreen(FolioScreen):
     async def load(self, words: str) -> None:
         try:
             page = await self.fetch(words, None)
-        except Exception as exc:
+        except ServiceError as exc:
             self.browser.set_error(error_message(exc, doing="Could not search", hint="Press r to try again."))
             self.say(highlighted(f"Searching for “{words}” failed.", words, limit=600), error=True)
             return
@@ -200,7 +201,7 @@ class SearchScreen(FolioScreen):
         self.say(highlighted(f"Loading more results for “{words}”…", words, limit=600))
         try:
             page = await self.fetch(words, cursor)
-        except Exception as exc:
+        except ServiceError as exc:
             retry = "Press enter on the last row to try again."
             self.say(error_message(exc, doing="Could not load more results", hint=retry), error=True)
             return
@@ -337,7 +338,7 @@ class SpaceSearchScreen(SearchScreen):
         """The space's title (for the crumb) and organization (whose earlier searches ``up`` recalls)."""
         try:
             space = await self.services.space.space(self.space_id)
-        except Exception:  # the search works without them: the crumb and the history stay general
+        except ServiceError:  # the search works without them: the crumb and the history stay general
             return
         self.space_title = space.title
         self.set_crumb(f"Search in {space.title or 'the space'}")

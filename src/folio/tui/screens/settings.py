@@ -36,6 +36,7 @@ from folio.services.access import (
     org_settings,
     why_not_admin,
 )
+from folio.services.errors import ServiceError
 from folio.tui import styles_dir
 from folio.tui.errors import error_message, notify_error
 from folio.tui.fresh import cache_first, is_cached_only
@@ -289,7 +290,7 @@ class SettingsScreen(FolioScreen):
         browser.set_loading(True)
         try:
             org = await self.services.access.organization(self.org_id)
-        except Exception as exc:
+        except ServiceError as exc:
             if not is_cached_only():  # a first paint from the cache that missed paints nothing
                 browser.set_error(error_message(exc, doing="Could not load the settings", hint="Press r to try again."))
             return

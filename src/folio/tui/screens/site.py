@@ -19,6 +19,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Header, Static, TabbedContent, TabPane
 
+from folio.services.errors import ServiceError
 from folio.services.sites import Setting, check_setting, settings
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
@@ -140,10 +141,8 @@ class SiteScreen(FolioScreen):
         self.call_after_refresh(self._focus_tab, "structure")
 
     def _structure_widget(self) -> Widget:
-        try:  # the structure editor is another module; without it, a read-only tree
-            from folio.tui.widgets.structure_editor import StructureEditor  # type: ignore[import-not-found, import-untyped]
-        except ImportError:
-            return SiteStructureView(self.services, self.org_id, self.site_id, id="site-structure")
+        from folio.tui.widgets.structure_editor import StructureEditor  # (the editor's modules: when a site opens)
+
         editor: Widget = StructureEditor(self.services, self.org_id, self.site_id)
         editor.id = editor.id or "site-structure"
         return editor
@@ -182,7 +181,7 @@ class SiteScreen(FolioScreen):
         browser.set_loading(True)
         try:
             site, structure = await self.services.sites.overview(self.org_id, self.site_id)
-        except Exception as exc:
+        except ServiceError as exc:
             browser.set_error(error_message(exc, doing="Could not load the site", hint="Press r to try again."))
             return
         self.structure = structure

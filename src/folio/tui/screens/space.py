@@ -19,6 +19,7 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Header, Static, TabbedContent, TabPane
 
+from folio.services.errors import ServiceError
 from folio.services.space import FileEntry, LinksReport, PageEntry, SpaceService, deleted_note, space_label
 from folio.services.space_admin import space_header
 from folio.tui import styles_dir
@@ -224,7 +225,7 @@ class SpaceScreen(FolioScreen, SpaceChanges):
         facts = self.query_one("#space-facts", Static)
         try:
             space = await self.spaces.space(self.space_id)
-        except Exception as exc:
+        except ServiceError as exc:
             if self.space is not None:  # keep the facts shown; say what failed
                 notify_error(self, exc, doing="Could not reload the space")
             else:
@@ -258,7 +259,7 @@ class SpaceScreen(FolioScreen, SpaceChanges):
         self._begin(tree)
         try:
             entries = await self.spaces.pages(self.space_id)
-        except Exception as exc:
+        except ServiceError as exc:
             self._failed(tree, exc, "Could not load the pages")
             return
         self.pages = entries
@@ -306,7 +307,7 @@ class SpaceScreen(FolioScreen, SpaceChanges):
             self.page_view.set_status(Content(f"Loading “{title}”…"))
         try:
             markdown = await self.spaces.page_markdown(self.space_id, entry.page)
-        except Exception as exc:
+        except ServiceError as exc:
             self.page_view.set_status(error_message(exc, doing=f"Could not load “{title}”"), error=True)
             return
         self.page_view.show_document(entry.page, markdown, section=anchor)
@@ -361,7 +362,7 @@ class SpaceScreen(FolioScreen, SpaceChanges):
             report = await self.services.space_admin.page_links(
                 self.space_id, entry.page.id, pages=self.pages, files=self.files
             )
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing="Could not read the page's links")
             return
         await self.app.push_screen_wait(PageLinksModal(entry, report))

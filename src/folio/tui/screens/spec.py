@@ -26,6 +26,7 @@ from textual.widgets import Header, Log, Static
 
 from folio.services import format
 from folio.services.diff import diff_markdown
+from folio.services.errors import ServiceError
 from folio.services.references import FileChange, SpecFile, Usages, file_tree
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
@@ -234,7 +235,7 @@ class SpecScreen(FolioScreen):
     async def _usages(self) -> None:
         try:
             usages = await self.services.references.usages(self.org_id, self.slug)
-        except Exception as exc:
+        except ServiceError as exc:
             self.panel.show_usage(error_message(exc, doing="Where it is used could not be read").plain)
             return
         self.panel.show_usage(usage_text(usages))

@@ -22,6 +22,7 @@ from textual.widgets import Static
 
 from folio.models.openapi import OpenAPISpec
 from folio.services import format
+from folio.services.errors import ServiceError
 from folio.services.references import ProcessingWatch, display_state, processing_report
 from folio.tui import styles_dir
 from folio.tui.errors import notify_error
@@ -167,7 +168,7 @@ class SpecsPanel(ResourcePanel[OpenAPISpec]):
     async def _permissions(self) -> None:
         try:
             org = await self.services.browse.organization(self.org_id)
-        except Exception:  # unknown: the service will say if the add is refused
+        except ServiceError:  # unknown: the service will say if the add is refused
             return
         self.can_add = org.permissions.create_open_api_spec if org.permissions else None
         self.screen.refresh_bindings()
@@ -241,7 +242,7 @@ class SpecsPanel(ResourcePanel[OpenAPISpec]):
         for spec in [s for s in self.items if s.is_processing]:
             try:
                 fresh[spec.slug] = await self.services.references.find(self.org_id, spec.slug)
-            except Exception:  # the next look tries again, a little later
+            except ServiceError:  # the next look tries again, a little later
                 continue
         if not self.browser.is_attached:
             return
@@ -332,7 +333,7 @@ class SpecsPanel(ResourcePanel[OpenAPISpec]):
                 spec.slug,
                 "public" if visibility == "public" else "private",
             )
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing=f"Could not make {name} {visibility}")
             return
         self.notify(f"{name} is now {visibility}.", markup=False)
@@ -361,7 +362,7 @@ class SpecsPanel(ResourcePanel[OpenAPISpec]):
         name = safe(spec.slug, limit=100).plain
         try:
             await self.services.references.delete(self.org_id, spec.slug)
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing=f"Could not delete {name}")
             return
         self.following.forget(spec.slug)

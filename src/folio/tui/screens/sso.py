@@ -20,6 +20,7 @@ from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from folio.services import format
 from folio.services.access import CertificateProblem, certificate_note, read_certificate, why_not_admin
+from folio.services.errors import ServiceError
 from folio.services.sites import Choice
 from folio.tui import styles_dir
 from folio.tui.clipboard import copy
@@ -235,7 +236,7 @@ class ProvidersPanel(ResourcePanel["SamlProvider"]):
         name = safe(provider.label or provider.id, limit=30).plain
         try:
             await self.services.access.delete_provider(self.org_id, provider.id)
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing=f"Could not delete the SAML provider {name}")
             return
         self.notify(f"SAML provider deleted: {name}.", markup=False)
@@ -343,7 +344,7 @@ class SsoScreen(FolioScreen):
     async def load_organization(self) -> None:
         try:
             self.org = await self.services.access.organization(self.org_id)
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing="Could not read the organization (who may manage SSO)")
             return
         self.providers.org = self.org

@@ -12,6 +12,7 @@ from textual.content import Content
 from textual.widgets import Header, Static
 
 from folio.services import format
+from folio.services.errors import ServiceError
 from folio.tui import styles_dir
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
@@ -74,7 +75,7 @@ class TeamScreen(FolioScreen):
         self.seen = self.services.changes.version(("team", self.team_id))
         try:
             team = await self.services.people.team(self.org_id, self.team_id)
-        except Exception as exc:
+        except ServiceError as exc:
             line.update(error_message(exc, doing="Could not load the team", hint="Press r to try again."))
             return
         self.team = team

@@ -13,6 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 
 from folio.services import format
+from folio.services.errors import ServiceError
 from folio.services.people_plan import member_name, role_name, team_role_value
 from folio.services.site_rules import Choice
 from folio.tui.errors import notify_error
@@ -221,7 +222,7 @@ class TeamMembersPanel(Marking["TeamMemberEntry"], ResourcePanel["TeamMemberEntr
     async def _remove(self, entry: TeamMemberEntry) -> None:
         try:
             await self.services.people.remove_team_member(self.org_id, self.team_id, entry.organization.id)
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing=f"Could not remove {_name(entry)} from the team")
             return
         self.notify(f"{_name(entry)} was removed from the team.", markup=False)
@@ -263,7 +264,7 @@ class TeamMembersPanel(Marking["TeamMemberEntry"], ResourcePanel["TeamMemberEntr
         ids = [e.organization.id for e in marked]
         try:
             await self.services.people.change_team_members(self.org_id, self.team_id, remove=ids)
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing="Could not remove the marked members (none was removed)")
             return
         self.notify(f"{format.count(len(ids), 'member')} removed from the team.", markup=False)

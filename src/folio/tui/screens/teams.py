@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 
 from folio.services import format
+from folio.services.errors import ServiceError
 from folio.tui import styles_dir
 from folio.tui.errors import notify_error
 from folio.tui.modals.people_forms import CreateTeamModal, RenameTeamModal, TypedConfirm
@@ -221,7 +222,7 @@ class TeamsPanel(ResourcePanel["Team"]):
         name = safe(team.title, limit=80).plain
         try:
             await self.services.people.delete_team(self.org_id, team.id)
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing=f"Could not delete the team {name}")
             return
         self.notify(f"Team deleted: {name}", markup=False)

@@ -30,6 +30,7 @@ from folio.services.comments import (
     reactions_summary,
     stamp,
 )
+from folio.services.errors import ServiceError
 from folio.tui import styles_dir
 from folio.tui.errors import error_message, notify_error
 from folio.tui.fresh import cache_first
@@ -181,7 +182,7 @@ class ThreadScreen(FolioScreen):
         self._say(None)
         try:
             thread = await comments.thread(self.space_id, self.comment_id, change_request=self.change_request)
-        except Exception as exc:
+        except ServiceError as exc:
             self._say(error_message(exc, doing="Could not load the thread", hint="Press r to try again."))
             return
         self.thread = thread
@@ -212,7 +213,7 @@ class ThreadScreen(FolioScreen):
             found = await self.services.detached.check(
                 self.space_id, [thread.comment], change_request=str(self.change_request or "") or None
             )
-        except Exception:
+        except ServiceError:
             return
         gone = found.get(thread.comment.id)
         if gone is not None and thread is self.thread:
@@ -368,7 +369,7 @@ class ThreadScreen(FolioScreen):
             await self.services.comments.delete(
                 self.space_id, self.comment_id, reply_id=post.reply_id, change_request=self.change_request
             )
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing=f"Could not delete the {kind}")
             return
         if post.is_reply:
@@ -407,7 +408,7 @@ class ThreadScreen(FolioScreen):
                 reply_id=post.reply_id,
                 change_request=self.change_request,
             )
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing="Could not change your reaction")
             return
         if isinstance(reacted, Queued):
@@ -430,7 +431,7 @@ class ThreadScreen(FolioScreen):
             result = await self.services.comments.set_resolved(
                 self.space_id, self.comment_id, resolved, change_request=self.change_request
             )
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing=f"Could not {verb} the thread")
             return
         if isinstance(result, Queued):

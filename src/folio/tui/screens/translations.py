@@ -16,6 +16,7 @@ from textual.content import Content
 
 from folio.models.translation import Translation
 from folio.services import format
+from folio.services.errors import ServiceError
 from folio.services.translations import instructions_text, language_label
 from folio.tui import styles_dir
 from folio.tui.errors import notify_error
@@ -86,7 +87,7 @@ class TranslationsPanel(ResourcePanel[Translation]):
     async def _read_spaces(self) -> None:
         try:
             spaces = await self.services.translations.spaces(self.org_id)
-        except Exception:  # the list still shows, with space ids; the hint says why
+        except ServiceError:  # the list still shows, with space ids; the hint says why
             self.spaces_failed = True
             return
         self.spaces_failed = False
@@ -216,7 +217,7 @@ class TranslationsPanel(ResourcePanel[Translation]):
     async def _run(self, translation: Translation) -> None:
         try:
             await self.services.translations.run(self.org_id, translation.id)
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing=f"Could not run {self._label(translation)}")
             return
         self.notify(f"Running again: {self._label(translation)}.", markup=False)
@@ -243,7 +244,7 @@ class TranslationsPanel(ResourcePanel[Translation]):
     async def _delete(self, translation: Translation) -> None:
         try:
             await self.services.translations.delete(self.org_id, translation.id)
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing=f"Could not delete {self._label(translation)}")
             return
         self.notify(f"Translation deleted: {self._label(translation)}.", markup=False)

@@ -16,6 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Header
 
 from folio.services import format
+from folio.services.errors import ServiceError
 from folio.services.space import space_label
 from folio.services.trash import restorable_until, time_left
 from folio.tui import styles_dir
@@ -127,7 +128,7 @@ class TrashPanel(ResourcePanel["Space"]):
         name = safe(space.title or space.id, limit=80).plain
         try:
             await self.services.trash.restore(space)
-        except Exception as exc:
+        except ServiceError as exc:
             self.notify(error_message(exc, doing=f"“{name}” was not restored").plain, severity="error", markup=False)
             return
         finally:

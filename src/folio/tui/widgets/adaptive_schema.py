@@ -19,6 +19,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static, TextArea
 
+from folio.services.errors import ServiceError
 from folio.services.sites import STARTER_SCHEMA, claim_counts, parse_schema, schema_text
 from folio.services.writes import may_have_reached
 from folio.tui.clipboard import copy
@@ -123,7 +124,7 @@ class AdaptiveSchemaEditor(Vertical):
         self.conditions.set_loading(True)
         try:
             schema = await sites.adaptive_schema(self.org_id, self.site_id)
-        except Exception as exc:
+        except ServiceError as exc:
             self._status(error_message(exc, doing="Could not load the visitor schema", hint="Press r to retry."))
             self.conditions.set_loading(False)
             return
@@ -137,7 +138,7 @@ class AdaptiveSchemaEditor(Vertical):
         browser = self.conditions
         try:
             conditions = await self.services.sites.template_conditions(self.org_id, self.site_id)
-        except Exception as exc:
+        except ServiceError as exc:
             browser.set_error(error_message(exc, doing="Could not load the template conditions"))
             return
         browser.set_error(None)
@@ -211,7 +212,7 @@ class AdaptiveSchemaEditor(Vertical):
         self.saving = True
         try:
             schema = await self.services.sites.save_adaptive_schema(self.org_id, self.site_id, text)
-        except Exception as exc:
+        except ServiceError as exc:
             widget = self.query_one(".adaptive--problems", Static)
             widget.add_class("-error")
             if may_have_reached(exc):  # a PUT: sending the same schema again sets it again, no more

@@ -22,6 +22,7 @@ from textual.widgets import Static
 
 from folio.models.change_request import ChangeRequestSummary
 from folio.services.browse import InboxFilter, Verdicts
+from folio.services.errors import ServiceError
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first, is_cached_only
 from folio.tui.navigation import Ids, remember
@@ -269,7 +270,7 @@ class ChangeRequestInbox(ResourcePanel["ChangeRequestSummary"]):
             async with gate:
                 try:
                     self.verdicts[cr.id] = await self.services.browse.verdicts(cr.space, cr.id)
-                except Exception as exc:
+                except ServiceError as exc:
                     self.verdicts[cr.id] = None
                     if not cache_pass:  # a review not cached yet is read in the pass after: nothing to say
                         failures.append(exc)

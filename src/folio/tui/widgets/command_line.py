@@ -21,6 +21,7 @@ from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
+from folio.services.errors import ServiceError
 from folio.tui.errors import error_message
 from folio.tui.jump import HELP, Pending
 from folio.tui.textual_private import input_suggestion
@@ -197,7 +198,7 @@ class CommandLineScreen(ModalScreen[None]):
     async def _check(self, pending: Pending) -> None:
         try:
             problem = await pending.check()
-        except Exception as exc:
+        except ServiceError as exc:
             self.say(error_message(exc, brief=True), error=True)
             return
         if problem:

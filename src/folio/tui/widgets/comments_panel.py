@@ -32,6 +32,7 @@ from folio.services.comments import (
     plain_markdown,
 )
 from folio.services.comments import reactions_summary as summary
+from folio.services.errors import ServiceError
 from folio.tui.errors import notify_error
 from folio.tui.modals.page_picker import WHOLE, PagePickerModal
 from folio.tui.modals.reaction import shown
@@ -276,13 +277,13 @@ class CommentsPanel(ResourcePanel[Entry], HoldsFocus):
             found = await self.services.comments.block_texts(
                 self.space_id, listing.comments, change_request=self.change_request
             )
-        except Exception:  # the blocks stay named in general words: the list is useful already
+        except ServiceError:  # the blocks stay named in general words: the list is useful already
             found = {}
         try:
             detached = await self.services.detached.check(
                 self.space_id, listing.comments, change_request=str(self.change_request or "") or None
             )
-        except Exception:  # detached blocks then read as blocks of the page: the list is useful already
+        except ServiceError:  # detached blocks then read as blocks of the page: the list is useful already
             detached = {}
         if (found or detached != self.detached) and listing is self.listing:
             listing.block_texts.update(found)
@@ -359,7 +360,7 @@ class CommentsPanel(ResourcePanel[Entry], HoldsFocus):
             result = await self.services.comments.set_resolved(
                 self.space_id, comment.id, resolved, change_request=self.change_request
             )
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing=f"Could not {verb} the comment")
             return
         if isinstance(result, Queued):

@@ -22,6 +22,7 @@ from textual.content import Content
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from folio.services.errors import ServiceError
 from folio.services.sites import ConditionChoices, matching_conditions
 from folio.tui.errors import error_message
 from folio.tui.safe import safe
@@ -106,7 +107,7 @@ class ConditionPicker(Vertical):
             return
         try:
             self.choices = await self.load_choices()
-        except Exception as exc:
+        except ServiceError as exc:
             self._hint(error_message(exc, doing="Could not load the template conditions", hint="Type one."), True)
             return
         self._show()

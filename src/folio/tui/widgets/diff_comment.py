@@ -22,6 +22,7 @@ from textual.widgets import Static
 
 from folio.services.blocks import block_at
 from folio.services.comments import Queued, first_line
+from folio.services.errors import ServiceError
 from folio.tui.errors import notify_error
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.form import Field
@@ -135,7 +136,7 @@ async def comment_from_diff(
     app = host.app
     try:
         target, why = await target_of(services, cr, page, line, markdown)
-    except Exception as exc:
+    except ServiceError as exc:
         notify_error(host, exc, doing="Could not find the block under the cursor")
         return False
     if target is None:

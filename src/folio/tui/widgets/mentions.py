@@ -21,6 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Input, OptionList, TextArea
 from textual.widgets.option_list import Option
 
+from folio.services.errors import ServiceError
 from folio.services.mentions import Person, markdown_of, pick
 from folio.tui.safe import safe
 
@@ -127,7 +128,7 @@ class Mentions:
         async def load() -> None:
             try:
                 self._mention_people = await screen.app.services.mentions.people(space_id)  # type: ignore[attr-defined]
-            except Exception:
+            except ServiceError:
                 self._mention_people = []
             finally:
                 self._mention_loading = False

@@ -31,6 +31,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
+from textual.dom import NoScreen
 from textual.widgets import Static
 
 from folio.tui.actions import Explains
@@ -215,6 +216,8 @@ class ResourcePanel(Vertical, Explains, Generic[T]):
                 items.extend(page)
                 self.items = items
                 self.arrived(page)
+        # broad: the last resort of every list's load (fetch and row are each panel's own): a bug of ours is logged
+        # (error_message -> error_text) and said in the list, which would otherwise stay "Loading…"
         except Exception as exc:
             self.failed = error_message(exc, doing=self.failed_doing(), hint="Press r to try again.")
             browser.set_error(self.failed)
@@ -238,7 +241,7 @@ class ResourcePanel(Vertical, Explains, Generic[T]):
                     remember(self, self.ROUTE, target[0], target[1])
         try:
             self.screen.refresh_bindings()
-        except Exception:  # taken down while loading
+        except NoScreen:  # taken down while loading
             return
 
     # -- keys --------------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
+from folio.services.errors import ServiceError
 from folio.services.sites import OutlineNode, outline, structure_summary
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
@@ -82,7 +83,7 @@ class SitePublishedView(Vertical):
     async def load(self) -> None:
         try:
             view = await self.services.sites.published(self.org_id, self.site_id, share_key=self.share_key)
-        except Exception as exc:
+        except ServiceError as exc:
             summary = self.query_one(".published--summary", Static)
             summary.update(error_message(exc, doing="Could not load the published site", hint="Press r to retry."))
             summary.add_class("-error")

@@ -19,6 +19,7 @@ from textual.content import Content
 from textual.widgets import Static, Tree
 from textual.widgets.tree import TreeNode
 
+from folio.services.errors import ServiceError
 from folio.services.sites import OutlineNode, outline, structure_summary
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
@@ -146,7 +147,7 @@ class SiteStructureView(Vertical):
     async def load(self) -> None:
         try:
             structure = await self.services.sites.structure(self.org_id, self.site_id)
-        except Exception as exc:
+        except ServiceError as exc:
             self._say(
                 error_message(exc, doing="Could not load the structure", hint="Press r to try again."), error=True
             )

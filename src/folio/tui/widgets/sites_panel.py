@@ -15,6 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 
 from folio.models.site import Site
+from folio.services.errors import ServiceError
 from folio.services.sites import next_published_filter, published_filter_label
 from folio.tui.errors import notify_error
 from folio.tui.modals.site_forms import CreateSiteModal, TypedConfirmModal
@@ -146,7 +147,7 @@ class SitesPanel(ResourcePanel["Site"]):
         name = safe(site.title, limit=128).plain
         try:
             await self.services.sites.delete(self.org_id, site.id)
-        except Exception as exc:
+        except ServiceError as exc:
             notify_error(self, exc, doing=f"Could not delete the site {name}")
             return
         self.notify(f"Site deleted: {name}", markup=False)

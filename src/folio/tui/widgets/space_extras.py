@@ -21,6 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from folio.services.diff import diff_markdown
+from folio.services.errors import ServiceError
 from folio.services.review import ChangeSet, PageChange
 from folio.services.site_rules import Choice
 from folio.services.space import FileEntry, LinksReport, PageEntry
@@ -68,7 +69,7 @@ class FileDetail(Static):
         try:
             self.uses[file.id] = await self.services.space_admin.file_uses(self.space_id, file.id)
             self.failed.pop(file.id, None)
-        except Exception as exc:
+        except ServiceError as exc:
             self.failed[file.id] = error_message(exc, doing="Could not read where it is used", hint="r tries again.")
         if self.file is not None and self.file.id == file.id:
             self._draw()
@@ -184,7 +185,7 @@ class RevisionPanel(Vertical, Explains):
         self.pages.set_loading(True)
         try:
             facts = await self.services.space_admin.revision(self.space_id)
-        except Exception as exc:
+        except ServiceError as exc:
             message = error_message(exc, doing="Could not load the revision", hint="Press r to try again.")
             facts_line.update(message)
             self.pages.set_error(message)
@@ -217,7 +218,7 @@ class RevisionPanel(Vertical, Explains):
             return
         try:
             markdown = await self.services.space_admin.revision_markdown(self.space_id, facts.id, entry)
-        except Exception as exc:
+        except ServiceError as exc:
             view.set_status(error_message(exc, doing="Could not read the page"), error=True)
             return
         view.show_document(entry.page, markdown)
@@ -234,7 +235,7 @@ class RevisionPanel(Vertical, Explains):
     async def _compare(self) -> None:
         try:
             crs = await self.services.space.change_requests(self.space_id, "all")
-        except Exception as exc:
+        except ServiceError as exc:
             self.notify(error_message(exc, doing="Could not list the change requests").plain, markup=False)
             return
         active = [cr for cr in crs if cr.is_active]
@@ -251,7 +252,7 @@ class RevisionPanel(Vertical, Explains):
         self.query_one("#revision-diff-title", Static).update(Content("Reading both contents…"))
         try:
             self.changes = await self.services.space_admin.compare(self.space_id, cr)
-        except Exception as exc:
+        except ServiceError as exc:
             self.notify(error_message(exc, doing=f"Could not compare with {cr.title}").plain, markup=False)
             return
         rows = [Row(p.id, [p.label, safe(p.title, limit=120)], indent=p.depth, data=p) for p in self.changes.changed]

@@ -16,6 +16,7 @@ from textual.content import Content
 from textual.message import Message
 
 from folio.models.change_request import ChangeRequest
+from folio.services.errors import ServiceError
 from folio.services.space import (
     CR_STATUSES,
     FileEntry,
@@ -203,7 +204,7 @@ class ChangeRequestsPanel(_SpacePanel):
         crs = await self.services.space.change_requests(self.space_id, self.status)
         try:  # the conflict forecast: open change requests editing the same pages are marked (services.forecast)
             self.overlaps = await self.services.forecast.overlapping(self.space_id, crs) if crs else {}
-        except Exception:  # a mark the list can do without (a cache pass's miss, a change list that failed)
+        except ServiceError:  # a mark the list can do without (a cache pass's miss, a change list that failed)
             self.overlaps = {}
         self.draw_hint()
         yield crs

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
 
+from folio.services.errors import ServiceError
 from folio.services.format import count
 from folio.services.structure import EDITABLE, GROUP, NOUNS, SECTION, SPACE, field_problems
 from folio.tui.errors import error_message
@@ -104,7 +105,7 @@ async def new_node(editor: StructureEditor) -> None:
         return
     try:
         spaces = await editor.service.spaces(editor.org_id)
-    except Exception as exc:
+    except ServiceError as exc:
         editor.say(error_message(exc, doing="Could not list the organization's spaces"), "error")
         return
     kinds = {k: [(i, n.title) for i in tree.layout.walk() if (n := tree.nodes[i]).kind == k] for k in NOUNS}
@@ -145,7 +146,7 @@ async def edit_node(editor: StructureEditor, key: str) -> None:
     async def submit(changes: dict[str, Any]) -> None:
         try:
             await editor.session.save_edit(key, changes, shown=lambda: editor.refresh_rows(key))
-        except Exception as exc:
+        except ServiceError as exc:
             editor.refresh_rows(key)
             editor.say(error_message(exc, doing=f"Not saved: {tree.name(key)}", hint="The tree is back."), "error")
             raise

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from folio.services.errors import ServiceError
 from folio.services.structure import Move
 
 __all__ = ["Change", "Job", "SendQueue"]
@@ -70,7 +71,7 @@ class SendQueue:
                 job = self.jobs[0]
                 try:
                     await job.send()
-                except Exception as exc:
+                except ServiceError as exc:
                     return job, exc
                 self.jobs.popleft()
                 sent(job)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from folio.services.errors import ServiceError
 from folio.services.structure import (
     GROUP,
     NOUNS,
@@ -369,7 +370,7 @@ class EditSession:
             shown()
         try:
             await self.service.edit(tree, key, changes)
-        except Exception as exc:
+        except ServiceError as exc:
             kept = exc.applied if isinstance(exc, EditFailed) else ()
             tree.apply_edit(key, {k: v for k, v in back.items() if k not in kept})
             self.revision += 1

@@ -15,6 +15,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.strip import Strip
 
+from folio.services.errors import ServiceError
 from folio.services.format import count
 from folio.services.structure import EDITABLE, GROUP, SECTION, SPACE, Move, StructureTree
 from folio.tui import styles_dir
@@ -122,7 +123,7 @@ class StructureEditor(Vertical):
         self.say("Loading the structure…")
         try:
             tree = await self.service.load(self.org_id, self.site_id)
-        except Exception as exc:
+        except ServiceError as exc:
             self.say(error_message(exc, doing="Could not load the structure", hint="Press r to try again."), "error")
             return
         keep = self.current
