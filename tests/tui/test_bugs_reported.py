@@ -1,6 +1,6 @@
 """A bug of ours is not a failed request (issue 25): the screens catch what the services raise (``ServiceError``)
 and say it as before, while anything else that ends a worker reaches the app's worker manager
-(``folio.tui.errors.Workers``), which logs it and says "Something went wrong inside Folio"; the app goes on."""
+(``folio.tui.errors.watch_workers``), which logs it and says "Something went wrong inside Folio"; the app goes on."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from textual.widgets import Static
 from folio.sandbox import SandboxState
 from folio.services import Services
 from folio.tui.app import FolioApp
-from folio.tui.errors import Workers
 from folio.tui.screens.team import TeamScreen
 from folio.tui.screens.teams import TeamsScreen
 from tests.tui.conftest import settle
@@ -42,7 +41,6 @@ async def test_a_bug_in_a_load_is_logged_and_said_not_shown_as_a_failed_read(
     monkeypatch.setattr(services.people, "team", broken)
     with caplog.at_level(logging.ERROR, logger="folio.tui"):
         async with open_app(lambda: _team_screen(services, state, team_id)) as (app, pilot):
-            assert isinstance(app.workers, Workers)
             assert any("Something went wrong inside Folio (KeyError)" in note for note in _notes(app))
             assert "Could not load the team" not in _summary(app)  # not dressed up as the service's refusal
             assert any(r.message == "unexpected error" and r.exc_info for r in caplog.records)

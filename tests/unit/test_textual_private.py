@@ -298,6 +298,14 @@ def _overridden() -> list[str]:
     return found
 
 
+def test_the_app_keeps_its_workers_in_a_manager_that_removes_each_one_as_it_ends() -> None:
+    from textual.worker_manager import WorkerManager
+
+    assert list(inspect.signature(WorkerManager._remove_worker).parameters) == ["self", "worker"]
+    assert "self._workers = WorkerManager(self)" in inspect.getsource(App.__init__)
+    assert "worker._start(self._app, self._remove_worker)" in inspect.getsource(WorkerManager)  # called as it ends
+
+
 def test_no_private_textual_or_rich_part_is_reached_outside_the_module() -> None:
     theirs, ours = _defined_names(THEIRS, slots=True), _defined_names((SRC,))
     assert {"_bindings", "_styles_cache", "_link_id", "_css_update_count", "_suggestion"} <= theirs  # (found)

@@ -15,12 +15,12 @@ from textual.app import App
 from textual.content import Content
 from textual.widget import Widget
 from textual.worker import Worker, WorkerState
-from textual.worker_manager import WorkerManager
 
 from folio.services.connection import Connection
+from folio.tui import textual_private
 from folio.tui.safe import safe
 
-__all__ = ["Workers", "advice", "brief_text", "error_message", "error_text", "notify_error", "report_bug"]
+__all__ = ["advice", "brief_text", "error_message", "error_text", "notify_error", "report_bug", "watch_workers"]
 
 log = logging.getLogger("folio.tui")
 
@@ -84,17 +84,18 @@ def report_bug(app: App[Any], exc: BaseException) -> None:
     app.notify(error_text(exc), title="Error", severity="error", markup=False)
 
 
-class Workers(WorkerManager):
-    """The app's workers. Folio's workers do not end the app when they fail (``exit_on_error=False``), and catch
-    the service's errors themselves (``except ServiceError``); anything else that ends one is a bug of ours: it is
-    logged and said (:func:`report_bug`) instead of passing without a word."""
+def watch_workers(app: App[Any]) -> None:
+    """Folio's workers do not end the app when they fail (``exit_on_error=False``), and catch the service's errors
+    themselves (``except ServiceError``); anything else that ends one is a bug of ours: it is logged and said
+    (:func:`report_bug`) instead of passing without a word."""
 
-    def _remove_worker(self, worker: Worker[Any]) -> None:
-        super()._remove_worker(worker)
+    def ended(worker: Worker[Any]) -> None:
         error = worker.error
         if worker.state != WorkerState.ERROR or error is None or worker.exit_on_error:
             return  # done, cancelled, or one Textual itself reports (and ends the app)
         from folio.services.errors import ServiceError  # (the HTTP stack's errors: not before the first frame)
 
         if not isinstance(error, ServiceError):  # a service error a worker leaves uncaught stays unsaid, as before
-            report_bug(self._app, error)
+            report_bug(app, error)
+
+    textual_private.watch_workers(app, ended)

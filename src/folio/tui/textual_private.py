@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from textual.strip import Strip
     from textual.widget import Widget
     from textual.widgets import Input
+    from textual.worker import Worker
 
 __all__ = [
     "binding_chain",
@@ -42,6 +43,7 @@ __all__ = [
     "style_has_meta",
     "update_auto_focus",
     "vertical_scrollbar",
+    "watch_workers",
 ]
 
 # -- bindings --------------------------------------------------------------------------------------------------
@@ -153,3 +155,20 @@ def input_suggestion(field: Input) -> str:
     """The completion ``field``'s suggester offers for its value now, "" when none (``Input._suggestion``, the
     reactive drawn after the cursor). Textual 8.2.8."""
     return field._suggestion
+
+
+# -- workers ---------------------------------------------------------------------------------------------------
+
+
+def watch_workers(app: App[Any], ended: Callable[[Worker[Any]], None]) -> None:
+    """Call ``ended(worker)`` as each worker of ``app`` is let go, whatever its end: the app's worker manager
+    (``App._workers``) replaced by one whose ``_remove_worker`` (called once per worker, as it finishes) says so.
+    Textual has no public hook for a worker that fails with ``exit_on_error=False``."""
+    from textual.worker_manager import WorkerManager
+
+    class Watched(WorkerManager):
+        def _remove_worker(self, worker: Worker[Any]) -> None:
+            super()._remove_worker(worker)
+            ended(worker)
+
+    app._workers = Watched(app)
