@@ -9,7 +9,7 @@ and the sandbox holds it).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,42 +18,18 @@ from textual.screen import Screen
 from textual.widgets import Input, TextArea
 from textual.worker import WorkerState
 
-from folio.api import GitBookClient, RetryPolicy, Token
-from folio.sandbox import SandboxState, SandboxTransport, create_app
+from folio.sandbox import SandboxState
 from folio.sandbox.faults import Faults
 from folio.services import Services
 from folio.tui.app import FolioApp
 from folio.tui.modals.help import HelpModal
 from folio.tui.modals.text_entry import TextEntryModal
-from tests.conftest import SANDBOX_URL, TOKEN
 from tests.tui.conftest import settle
 from tests.tui.test_hostile import frame_text, screen_class, targets_of
 
 SCREENS = ["organizations", "organization", "space", "change-request", "thread", "site"]
 FAILED = "Injected server error"
 """What the sandbox says when it fails on purpose: the screen must pass it on in words."""
-
-
-async def _no_sleep(seconds: float) -> None:
-    return None
-
-
-@pytest.fixture
-def faults() -> Faults:
-    return Faults(seed=3)
-
-
-@pytest.fixture
-async def flaky(state: SandboxState, faults: Faults) -> AsyncIterator[Services]:
-    """Services over the seeded sandbox behind ``faults`` (changeable while a test runs)."""
-    client = GitBookClient(
-        token=Token(TOKEN),
-        base_url=SANDBOX_URL,
-        transport=SandboxTransport(create_app(state, faults=faults)),
-        retry=RetryPolicy(sleep=_no_sleep),
-    )
-    yield Services(client, where="a flaky sandbox")
-    await client.aclose()
 
 
 def opener(name: str, services: Services, state: SandboxState) -> Callable[[], Screen[Any]] | None:

@@ -10,48 +10,25 @@ keys: no burst); the sandbox's latency holds every answer back for the whole tes
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from textual import events
 from textual.screen import Screen
 
-from folio.api import GitBookClient, RetryPolicy, Token
-from folio.sandbox import SandboxState, SandboxTransport, create_app
+from folio.sandbox import SandboxState
 from folio.sandbox.faults import Faults
 from folio.services import Services
 from folio.tui import routes
 from folio.tui.app import BURST_GAP, FolioApp
 from folio.tui.widgets.resource_browser import ResourceBrowser
-from tests.conftest import SANDBOX_URL, TOKEN
 from tests.tui.test_faults import busy
 
 LIST_SCREENS = ["organizations", "organization", "members", "teams", "trash", "clusters", "conversations", "specs"]
 """Screens whose first view is a list (those of an organization and the organizations)."""
 
 CHARACTERS = {"/": "slash", "q": "q", "z": "z"}
-
-
-async def _no_sleep(seconds: float) -> None:
-    return None
-
-
-@pytest.fixture
-def faults() -> Faults:
-    return Faults(seed=3)
-
-
-@pytest.fixture
-async def slow(state: SandboxState, faults: Faults) -> AsyncIterator[Services]:
-    client = GitBookClient(
-        token=Token(TOKEN),
-        base_url=SANDBOX_URL,
-        transport=SandboxTransport(create_app(state, faults=faults)),
-        retry=RetryPolicy(sleep=_no_sleep),
-    )
-    yield Services(client, where="a slow sandbox")
-    await client.aclose()
 
 
 def opener(kind: str, services: Services, state: SandboxState) -> Callable[[], Screen[Any]]:
@@ -90,10 +67,10 @@ def filtering(screen: Screen[Any]) -> ResourceBrowser | None:
 
 @pytest.mark.parametrize("kind", LIST_SCREENS)
 async def test_a_burst_typed_while_the_first_load_runs_lands_in_the_filter_and_quits_nothing(
-    kind: str, slow: Services, state: SandboxState, faults: Faults
+    kind: str, flaky: Services, state: SandboxState, faults: Faults
 ) -> None:
     faults.latency = 3600.0  # no answer comes back during the test
-    app = FolioApp(slow, start=opener(kind, slow, state))
+    app = FolioApp(flaky, start=opener(kind, flaky, state))
     app.animation_level = "none"
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -114,10 +91,10 @@ async def test_a_burst_typed_while_the_first_load_runs_lands_in_the_filter_and_q
         assert browser.typed_filter == "zqx"
 
 
-async def test_a_q_in_a_burst_quits_nothing_and_says_so(slow: Services, state: SandboxState, faults: Faults) -> None:
+async def test_a_q_in_a_burst_quits_nothing_and_says_so(flaky: Services, state: SandboxState, faults: Faults) -> None:
     """No `/` first: the keys have nowhere to go while the list loads; the `q` among them is not a quit."""
     faults.latency = 3600.0
-    app = FolioApp(slow, start=opener("members", slow, state))
+    app = FolioApp(flaky, start=opener("members", flaky, state))
     app.animation_level = "none"
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -132,13 +109,13 @@ async def test_a_q_in_a_burst_quits_nothing_and_says_so(slow: Services, state: S
         assert app._exit
 
 
-async def test_an_esc_in_a_burst_does_not_go_back(slow: Services, state: SandboxState, faults: Faults) -> None:
+async def test_an_esc_in_a_burst_does_not_go_back(flaky: Services, state: SandboxState, faults: Faults) -> None:
     faults.latency = 3600.0
-    app = FolioApp(slow, start=opener("organizations", slow, state))
+    app = FolioApp(flaky, start=opener("organizations", flaky, state))
     app.animation_level = "none"
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await app.push_screen(opener("teams", slow, state)())
+        await app.push_screen(opener("teams", flaky, state)())
         await pilot.pause()
         teams = app.screen
         assert app._driver is not None
