@@ -61,7 +61,7 @@ def add_parser(commands: Any, common: Callable[..., None]) -> None:
 
 def run(args: argparse.Namespace, log: DebugLog | None) -> int:
     """``folio conversations ingest``: the exit code."""
-    from folio.services.conversations import (
+    from folio.services.insights.conversations import (
         CONFIRM_ABOVE,
         UnreadableFile,
         count_words,
@@ -96,7 +96,7 @@ def run(args: argparse.Namespace, log: DebugLog | None) -> int:
 
 async def _ingest(client: GitBookClient, org_id: str | None, items: list[Any]) -> int:
     from folio.api.errors import ApiError
-    from folio.services.conversations import ConversationsService, IngestReport, count_words
+    from folio.services.insights.conversations import ConversationsService, IngestReport, count_words
 
     async with client:
         try:

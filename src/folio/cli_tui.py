@@ -122,7 +122,7 @@ class Launcher:
         try:
             services.ping = ping_enabled(self.settings)
             if "review" in self.settings.extra:  # ([review] approve_requires; none without the table)
-                from folio.services.sweep import approve_requires
+                from folio.services.review.sweep import approve_requires
 
                 services.approve_requires = approve_requires(self.settings)
         except SettingsError as error:

@@ -100,8 +100,8 @@ async def _measure(
     from folio.services import Services
     from folio.services.local import Local
     from folio.tui.app import FolioApp
-    from folio.tui.screens.organization import OrganizationScreen
-    from folio.tui.screens.organizations import OrganizationsScreen
+    from folio.tui.screens.content.organization import OrganizationScreen
+    from folio.tui.screens.content.organizations import OrganizationsScreen
 
     cached_client = GitBookClient(token=Token(BENCH_TOKEN), base_url=url)
     local = Local(cached_client, cache_dir=home / "cache", state_dir=home / "state")

@@ -104,8 +104,8 @@ async def _measure(url: str, found: dict[str, tuple[str, int, int]], rounds: int
     from folio.sandbox.seed.large import LARGE_CR_SUBJECT
     from folio.services import Services
     from folio.tui.app import FolioApp
-    from folio.tui.screens.change_request import ChangeRequestScreen
-    from folio.tui.screens.organizations import OrganizationsScreen
+    from folio.tui.screens.content.organizations import OrganizationsScreen
+    from folio.tui.screens.review.change_request import ChangeRequestScreen
 
     client = GitBookClient(token=Token(BENCH_TOKEN), base_url=url)
     services = Services(client, where="bench")

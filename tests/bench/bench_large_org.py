@@ -183,8 +183,8 @@ async def _send(app: Any, key: str) -> float:
 
 async def _first_visit(url: str, org: str, count: int, home: Path) -> dict[str, Any]:
     from folio.tui.app import FolioApp
-    from folio.tui.screens.organization import OrganizationScreen
-    from folio.tui.screens.organizations import OrganizationsScreen
+    from folio.tui.screens.content.organization import OrganizationScreen
+    from folio.tui.screens.content.organizations import OrganizationsScreen
 
     services, local, client = _services(url, home)
     await services.me()  # confirms the account: its cache opens (empty: a first visit)
@@ -253,8 +253,8 @@ async def _first_visit(url: str, org: str, count: int, home: Path) -> dict[str, 
 
 async def _return_visit(url: str, org: str, count: int, home: Path) -> dict[str, Any]:
     from folio.tui.app import FolioApp
-    from folio.tui.screens.organization import OrganizationScreen
-    from folio.tui.screens.organizations import OrganizationsScreen
+    from folio.tui.screens.content.organization import OrganizationScreen
+    from folio.tui.screens.content.organizations import OrganizationsScreen
     from tests.bench.bench_cache import _first_rows
 
     services, local, client = _services(url, home)

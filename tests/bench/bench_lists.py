@@ -48,8 +48,8 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Header, Static
 
 from folio.models.common import Page
-from folio.services.space import PageEntry, flatten_pages
-from folio.tui.screens.organization import SPACE_COLUMNS
+from folio.services.content.space import PageEntry, flatten_pages
+from folio.tui.screens.content.organization import SPACE_COLUMNS
 from folio.tui.widgets.page_tree import PageTree
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import Row

@@ -110,7 +110,7 @@ async def child_tui(url: str, org: str) -> dict[str, Any]:
     from folio.api import GitBookClient, Token
     from folio.services import Services
     from folio.tui.app import FolioApp
-    from folio.tui.screens.organization import OrganizationScreen
+    from folio.tui.screens.content.organization import OrganizationScreen
 
     out: dict[str, Any] = {"after_imports_mb": peak_mb()}
     services = Services(GitBookClient(token=Token(BENCH_TOKEN), base_url=url), where="the bench sandbox")

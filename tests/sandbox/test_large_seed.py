@@ -9,7 +9,7 @@ from folio.sandbox.revisions import diff_pages, walk
 from folio.sandbox.seed import populate
 from folio.sandbox.seed.large import LARGE_CR_SUBJECT, LARGE_SPACE_TITLE, LONG_LINES
 from folio.sandbox.state import SandboxState
-from folio.services.diff import diff_markdown
+from folio.services.review.diff import diff_markdown
 
 
 def _large(state: SandboxState) -> tuple[dict, list[dict], list[dict]]:  # type: ignore[type-arg]

@@ -19,7 +19,7 @@ from folio.models.organization import Organization
 from folio.sandbox import SandboxState, SandboxTransport, create_app
 from folio.sandbox.faults import Faults
 from folio.services import Services
-from folio.services.access import (
+from folio.services.people.access import (
     NO_ROLE,
     NONE,
     AccessService,

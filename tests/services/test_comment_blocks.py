@@ -11,7 +11,7 @@ from folio.api import GitBookClient
 from folio.sandbox import SandboxState
 from folio.sandbox.revisions import find_page
 from folio.services import Services
-from folio.services.comments import CommentService
+from folio.services.review.comments import CommentService
 from tests.conftest import FROZEN_AT
 
 

@@ -12,7 +12,7 @@ from folio.models.comment import Comment, CommentReply
 from folio.sandbox import SandboxState
 from folio.sandbox.revisions import walk
 from folio.services import Services
-from folio.services.comments import (
+from folio.services.review.comments import (
     CommentService,
     PageChoice,
     age,

@@ -15,7 +15,7 @@ from folio.sandbox import SandboxState
 from folio.sandbox.domain.spaces import siblings
 from folio.services import Services
 from folio.services.browse import build_tree
-from folio.services.collections import (
+from folio.services.content.collections import (
     LOOSE,
     check_collection,
     content_spots,
@@ -26,7 +26,7 @@ from folio.services.collections import (
     placement,
     visible_rows,
 )
-from folio.services.space_admin import (
+from folio.services.content.space_admin import (
     FileUse,
     FileUses,
     RevisionFacts,

@@ -17,7 +17,7 @@ import pytest
 from folio.api import GitBookClient, RetryPolicy, Token
 from folio.models.conversation import IMPACTS
 from folio.sandbox import SandboxState, SandboxTransport, create_app
-from folio.services.conversations import (
+from folio.services.insights.conversations import (
     LOST_BUT_ARRIVED,
     NOT_OFFERED,
     SEND_ATTEMPTS,

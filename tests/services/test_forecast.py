@@ -13,7 +13,7 @@ from folio.sandbox import SandboxState
 from folio.sandbox.domain.change_requests import open_change_request
 from folio.sandbox.seed.change_requests import Edit, commit, edit
 from folio.services import Services
-from folio.services.forecast import Forecast, ForecastService, Touch, overlaps_of
+from folio.services.review.forecast import Forecast, ForecastService, Touch, overlaps_of
 
 
 def space_id(state: SandboxState, title: str) -> str:

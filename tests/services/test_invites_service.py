@@ -12,7 +12,7 @@ from folio.api.retry import RetryPolicy
 from folio.sandbox import SandboxState, SandboxTransport, create_app
 from folio.sandbox.faults import Faults
 from folio.services import Services
-from folio.services.access import (
+from folio.services.people.access import (
     INVITES_NOT_OFFERED,
     NO_ROLE,
     AccessService,

@@ -16,8 +16,8 @@ from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
 from folio.sandbox.domain.spaces import siblings
 from folio.services import Services
 from folio.services.browse import build_tree
-from folio.services.collections import content_tree, placement
-from folio.services.placed import is_placed
+from folio.services.content.collections import content_tree, placement
+from folio.services.content.placed import is_placed
 from folio.services.reconcile import NotDone, send_or_read
 from tests.conftest import SANDBOX_URL, TOKEN
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from folio.api import GitBookClient
 from folio.sandbox import SandboxState
 from folio.services import Services
-from folio.services.mentions import Person, markdown_of, pick
+from folio.services.review.mentions import Person, markdown_of, pick
 
 
 def space_of(state: SandboxState, title: str = "Getting Started") -> str:

@@ -15,9 +15,9 @@ from folio.api import GitBookClient, RetryPolicy, Token, errors
 from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
 from folio.sandbox.revisions import walk
 from folio.services import Services
-from folio.services.comments import Queued
 from folio.services.local import Local
-from folio.services.outbox import ATTEMPTED, KINDS, OutboxService, outbox_of
+from folio.services.review.comments import Queued
+from folio.services.review.outbox import ATTEMPTED, KINDS, OutboxService, outbox_of
 from tests.conftest import EXCHANGES, SANDBOX_URL, TOKEN, Link, RecordingTransport
 
 # -- a sandbox with switchable faults, behind a link that can go down, and services with local data ------------

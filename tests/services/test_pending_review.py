@@ -15,9 +15,9 @@ from folio.api import GitBookClient, RetryPolicy, Token, errors
 from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
 from folio.sandbox.revisions import walk
 from folio.services import Services
-from folio.services.comments import Queued
 from folio.services.local import Local
-from folio.services.pending_review import Held
+from folio.services.review.comments import Queued
+from folio.services.review.pending_review import Held
 from tests.conftest import EXCHANGES, SANDBOX_URL, TOKEN, Link, RecordingTransport
 
 

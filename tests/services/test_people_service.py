@@ -15,8 +15,8 @@ from folio.models.common import User
 from folio.models.member import Member
 from folio.sandbox import SandboxState
 from folio.services import Services
-from folio.services.people import PING_EVERY, PeopleService, Refused
-from folio.services.people_plan import (
+from folio.services.people.people import PING_EVERY, PeopleService, Refused
+from folio.services.people.people_plan import (
     check_team_title,
     next_role_filter,
     plan_roles,

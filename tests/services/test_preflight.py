@@ -16,7 +16,7 @@ from folio.sandbox.domain.change_requests import open_change_request
 from folio.sandbox.seed.change_requests import Edit, commit, edit
 from folio.sandbox.state import Record
 from folio.services import Services
-from folio.services.preflight import Check, Preflight, rule_checks
+from folio.services.review.preflight import Check, Preflight, rule_checks
 from tests.conftest import TOKEN
 
 

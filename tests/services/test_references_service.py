@@ -13,7 +13,14 @@ from folio.models.openapi import OpenAPISpec
 from folio.models.translation import KNOWN_TRANSLATION_LANGUAGES, Translation
 from folio.sandbox import SandboxState, SandboxTransport, create_app
 from folio.services import Services
-from folio.services.references import (
+from folio.services.content.translations import (
+    LANGUAGE_NAMES,
+    instructions_text,
+    language_label,
+    match_languages,
+    resolve_language,
+)
+from folio.services.insights.references import (
     POLL_FIRST,
     POLL_MAX,
     OperationChanges,
@@ -30,13 +37,6 @@ from folio.services.references import (
     processing_report,
     slug_problem,
     url_problem,
-)
-from folio.services.translations import (
-    LANGUAGE_NAMES,
-    instructions_text,
-    language_label,
-    match_languages,
-    resolve_language,
 )
 from tests.api.test_client_cache import DictStore
 from tests.conftest import SANDBOX_URL, TOKEN, Link

@@ -14,9 +14,9 @@ from folio.models.change_request import ChangeRequest
 from folio.models.common import Page
 from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
 from folio.services import Services
-from folio.services.authoring import ReviewRequestsNotOffered
-from folio.services.diff import diff_markdown
-from folio.services.review import (
+from folio.services.review.authoring import ReviewRequestsNotOffered
+from folio.services.review.diff import diff_markdown
+from folio.services.review.review import (
     ReviewService,
     build_change_set,
     next_status,

@@ -11,7 +11,7 @@ from folio.sandbox.domain.change_requests import open_change_request
 from folio.sandbox.seed.change_requests import Edit, commit, create, delete, edit, move
 from folio.sandbox.state import Record
 from folio.services import Services
-from folio.services.review_lint import BrokenLink, LintItem, ReviewLint, is_empty
+from folio.services.review.review_lint import BrokenLink, LintItem, ReviewLint, is_empty
 
 
 def space_id(state: SandboxState, title: str) -> str:

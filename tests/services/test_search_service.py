@@ -14,9 +14,7 @@ from folio.models.search import SearchSection
 from folio.models.space import SpaceSummary
 from folio.sandbox import SandboxState
 from folio.services import Services
-from folio.services.authoring import AuthoringService, check_subject
-from folio.services.local import Local
-from folio.services.search import (
+from folio.services.content.search import (
     QUERY_MAX,
     SearchHistory,
     SearchService,
@@ -26,8 +24,10 @@ from folio.services.search import (
     match_spans,
     merge_pages,
 )
-from folio.services.space import deleted_note
-from folio.services.trash import restorable_until, time_left
+from folio.services.content.space import deleted_note
+from folio.services.content.trash import restorable_until, time_left
+from folio.services.local import Local
+from folio.services.review.authoring import AuthoringService, check_subject
 from tests.conftest import FROZEN_AT
 
 

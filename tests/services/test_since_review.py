@@ -15,7 +15,7 @@ from folio.sandbox import SandboxState, SandboxTransport
 from folio.sandbox.domain.change_requests import merge_change_request, open_change_request
 from folio.sandbox.revisions import find_page, walk
 from folio.services import Services
-from folio.services.detached import BlockMemory, blocks_of, most_similar
+from folio.services.review.detached import BlockMemory, blocks_of, most_similar
 from tests.conftest import SANDBOX_URL, TOKEN
 
 OTHER = "gb_api_other_user_token"

@@ -9,7 +9,7 @@ from folio.api import GitBookClient
 from folio.models.site_structure import TemplateCondition
 from folio.sandbox import SandboxState
 from folio.services import Services
-from folio.services.sites import ConditionChoices, SiteService, matching_conditions
+from folio.services.sites.sites import ConditionChoices, SiteService, matching_conditions
 from tests.api.sites_support import site_id
 
 BETA = TemplateCondition(condition="visitor.claims.isBeta == true", description="Visitors in the beta programme")

@@ -12,7 +12,7 @@ from folio.api.errors import BadRequest, InvalidRequest
 from folio.models.site_structure import SiteSectionsStructure, SiteSpacesStructure
 from folio.sandbox import SandboxState
 from folio.services import Services
-from folio.services.sites import SchemaRefused, SiteService, schema_text, settings
+from folio.services.sites.sites import SchemaRefused, SiteService, schema_text, settings
 from tests.api.sites_support import site_id, space_id
 
 

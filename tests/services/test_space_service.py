@@ -11,7 +11,7 @@ from folio.models.common import Dimensions, File, Page
 from folio.models.space import Space
 from folio.sandbox import SandboxState, SandboxTransport, create_app
 from folio.sandbox.seed.content import MISSING_PAGE
-from folio.services.space import (
+from folio.services.content.space import (
     CR_STATUSES,
     FileEntry,
     SpaceService,

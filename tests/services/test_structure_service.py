@@ -12,7 +12,7 @@ from folio.api import GitBookClient, Token
 from folio.api.errors import NotFound, NotOffered, ServerError
 from folio.models.site_structure import SiteSection
 from folio.sandbox import SandboxState, SandboxTransport, create_app
-from folio.services.structure import (
+from folio.services.sites.structure import (
     EditFailed,
     Layout,
     Move,

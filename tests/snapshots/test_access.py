@@ -15,9 +15,9 @@ from textual.widgets import Input, TextArea
 from folio.sandbox import SandboxState
 from folio.services import Services
 from folio.tui.app import FolioApp
-from folio.tui.screens.agent import AgentScreen
-from folio.tui.screens.settings import SettingsScreen
-from folio.tui.screens.sso import SsoScreen
+from folio.tui.screens.insights.agent import AgentScreen
+from folio.tui.screens.people.settings import SettingsScreen
+from folio.tui.screens.people.sso import SsoScreen
 from tests.conftest import FROZEN_AT
 from tests.snapshots.support import sandbox_services
 

@@ -12,7 +12,7 @@ import pytest
 
 from folio.sandbox import SandboxState
 from folio.tui.app import FolioApp
-from folio.tui.screens.change_request import ChangeRequestScreen
+from folio.tui.screens.review.change_request import ChangeRequestScreen
 from folio.tui.widgets.change_overview import ChangesPane
 from tests.snapshots.support import pressed, sandbox_services
 

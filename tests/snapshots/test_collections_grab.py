@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 
 from folio.sandbox import SandboxState
 from folio.tui.app import FolioApp
-from folio.tui.screens.organization import OrganizationScreen
+from folio.tui.screens.content.organization import OrganizationScreen
 from tests.conftest import FROZEN_AT
 from tests.snapshots.support import sandbox_services
 

@@ -19,7 +19,7 @@ from folio.sandbox import SandboxState
 from folio.services import Services
 from folio.tui.app import FolioApp
 from folio.tui.screens.base import FolioScreen
-from folio.tui.screens.thread import ThreadScreen
+from folio.tui.screens.review.thread import ThreadScreen
 from folio.tui.widgets.comments_panel import CommentsPanel
 from tests.conftest import FROZEN_AT
 from tests.snapshots.support import sandbox_services

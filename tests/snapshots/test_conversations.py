@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from folio.sandbox import SandboxState
-from folio.tui.screens.cluster import ClusterScreen
-from folio.tui.screens.clusters import ClustersScreen
-from folio.tui.screens.conversation import ConversationScreen
-from folio.tui.screens.conversations import ConversationsScreen
+from folio.tui.screens.insights.cluster import ClusterScreen
+from folio.tui.screens.insights.clusters import ClustersScreen
+from folio.tui.screens.insights.conversation import ConversationScreen
+from folio.tui.screens.insights.conversations import ConversationsScreen
 from tests.services.test_conversations_service import cluster_id, link_change_request
 from tests.snapshots.support import after, freeze_now, sandbox_app
 

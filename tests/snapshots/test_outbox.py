@@ -16,10 +16,10 @@ from textual.pilot import Pilot
 from folio.sandbox import SandboxState
 from folio.services import Services
 from folio.services.local import Local
-from folio.services.outbox import outbox_of
+from folio.services.review.outbox import outbox_of
 from folio.tui.app import FolioApp
 from folio.tui.modals.outbox import OutboxModal
-from folio.tui.screens.organizations import OrganizationsScreen
+from folio.tui.screens.content.organizations import OrganizationsScreen
 from tests.conftest import FROZEN_AT
 from tests.snapshots.support import SIZES, freeze_now, loaded, sandbox_services
 

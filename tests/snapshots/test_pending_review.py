@@ -13,7 +13,7 @@ import pytest
 from folio.sandbox import SandboxState
 from folio.sandbox.revisions import walk
 from folio.tui.app import FolioApp
-from folio.tui.screens.change_request import ChangeRequestScreen
+from folio.tui.screens.review.change_request import ChangeRequestScreen
 from folio.tui.widgets.change_overview import ChangesPane
 from tests.conftest import FROZEN_AT
 from tests.snapshots.support import pressed, sandbox_services

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from folio.sandbox import SandboxState
-from folio.tui.screens.member import MemberScreen
-from folio.tui.screens.members import MembersScreen
-from folio.tui.screens.team import TeamScreen
-from folio.tui.screens.teams import TeamsScreen
+from folio.tui.screens.people.member import MemberScreen
+from folio.tui.screens.people.members import MembersScreen
+from folio.tui.screens.people.team import TeamScreen
+from folio.tui.screens.people.teams import TeamsScreen
 from tests.snapshots.support import after, freeze_now, sandbox_app
 
 SMALL = (80, 24)

@@ -20,7 +20,7 @@ from folio.sandbox.seed.change_requests import commit, edit
 from folio.sandbox.state import Record
 from folio.tui.app import FolioApp
 from folio.tui.modals.preflight import PreflightModal
-from folio.tui.screens.change_request import ChangeRequestScreen
+from folio.tui.screens.review.change_request import ChangeRequestScreen
 from tests.snapshots.support import sandbox_services
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]

@@ -10,9 +10,9 @@ import pytest
 from textual.pilot import Pilot
 
 from folio.sandbox import SandboxState
-from folio.tui.screens.spec import SpecScreen
-from folio.tui.screens.specs import SpecsPanel, SpecsScreen
-from folio.tui.screens.translations import TranslationsScreen
+from folio.tui.screens.content.translations import TranslationsScreen
+from folio.tui.screens.insights.spec import SpecScreen
+from folio.tui.screens.insights.specs import SpecsPanel, SpecsScreen
 from tests.snapshots.support import freeze_now, loaded, sandbox_app
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]

@@ -14,7 +14,7 @@ from folio.sandbox import SandboxState
 from folio.sandbox.domain.change_requests import open_change_request
 from folio.sandbox.seed.change_requests import commit, create, delete, edit
 from folio.tui.app import FolioApp
-from folio.tui.screens.change_request import ChangeRequestScreen
+from folio.tui.screens.review.change_request import ChangeRequestScreen
 from tests.snapshots.support import pressed, sandbox_services
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]

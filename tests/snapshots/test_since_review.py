@@ -18,10 +18,10 @@ from folio.sandbox import SandboxState
 from folio.sandbox.domain.content_changes import apply_content_changes
 from folio.sandbox.domain.reviews import add_review
 from folio.sandbox.revisions import walk
-from folio.services.detached import blocks_of
-from folio.services.viewed import ViewedMarks
+from folio.services.review.detached import blocks_of
+from folio.services.review.viewed import ViewedMarks
 from folio.tui.app import FolioApp
-from folio.tui.screens.change_request import ChangeRequestScreen
+from folio.tui.screens.review.change_request import ChangeRequestScreen
 from folio.tui.widgets.change_overview import ChangesPane
 from tests.conftest import FROZEN_AT
 from tests.snapshots.support import freeze_now, pressed, sandbox_services

@@ -12,7 +12,7 @@ from textual.screen import Screen
 
 from folio.sandbox import SandboxState
 from folio.services import Services
-from folio.tui.screens.site import SiteScreen
+from folio.tui.screens.sites.site import SiteScreen
 from tests.api.sites_support import site_id
 from tests.snapshots.support import after, loaded, sandbox_app
 from tests.tui.test_sites import SitesHost, StructureHost

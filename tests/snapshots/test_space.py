@@ -13,7 +13,7 @@ from textual.pilot import Pilot
 
 from folio.sandbox import SandboxState
 from folio.tui.app import FolioApp
-from folio.tui.screens.space import SpaceScreen
+from folio.tui.screens.content.space import SpaceScreen
 from tests.snapshots.support import sandbox_services
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]

@@ -17,7 +17,7 @@ from folio.sandbox.clock import Clock
 from folio.sandbox.seed import populate
 from folio.services import Services
 from folio.tui.app import FolioApp
-from folio.tui.screens.organizations import OrganizationsScreen
+from folio.tui.screens.content.organizations import OrganizationsScreen
 from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
 from tests.tui.conftest import settle
 

@@ -19,7 +19,7 @@ from folio.services import Services
 from folio.tui import routes
 from folio.tui.app import FolioApp
 from folio.tui.modals.text_entry import TextEntryModal
-from folio.tui.screens.agent import AgentScreen
+from folio.tui.screens.insights.agent import AgentScreen
 from folio.tui.widgets.markdown_view import SafeMarkdown
 from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
 from tests.services.test_access_service import member_with
@@ -112,7 +112,7 @@ async def test_edit_in_the_editor(
         edited.append(text)
         return "Answer in British English.\nCite the API reference.\n"
 
-    monkeypatch.setattr("folio.tui.screens.agent.edit_in_editor", editor)
+    monkeypatch.setattr("folio.tui.screens.insights.agent.edit_in_editor", editor)
     before = "\n".join(paragraphs(state))
     async with open_app(agent(services, state)) as (app, pilot):
         await keys(pilot, "E")
@@ -124,7 +124,7 @@ async def test_edit_in_the_editor(
 async def test_an_editor_text_the_service_refuses_opens_in_the_form(
     services: Services, state: SandboxState, open_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("folio.tui.screens.agent.edit_in_editor", lambda app, text: "Refused text.")
+    monkeypatch.setattr("folio.tui.screens.insights.agent.edit_in_editor", lambda app, text: "Refused text.")
     async with open_app(agent(services, state)) as (app, pilot):
         state.tokens = {TOKEN: member_with(state, "edit")}
         await keys(pilot, "E")
@@ -140,7 +140,7 @@ async def test_an_editor_that_cannot_run_is_said(
     def broken(app: Any, text: str) -> str:
         raise RuntimeError("The editor 'nano' was not found; set EDITOR.")
 
-    monkeypatch.setattr("folio.tui.screens.agent.edit_in_editor", broken)
+    monkeypatch.setattr("folio.tui.screens.insights.agent.edit_in_editor", broken)
     async with open_app(agent(services, state)) as (app, pilot):
         await keys(pilot, "E")
         assert said(app)[-1] == (

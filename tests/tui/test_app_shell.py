@@ -308,9 +308,9 @@ async def test_command_line_cr_opens_the_change_request_of_the_space_under_you(
         return True  # the fake space has every number
 
     monkeypatch.setattr(services.review, "exists", exists)
-    module = types.ModuleType("folio.tui.screens.change_request")
+    module = types.ModuleType("folio.tui.screens.review.change_request")
     module.ChangeRequestScreen = FakeChangeRequestScreen  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "folio.tui.screens.change_request", module)
+    monkeypatch.setitem(sys.modules, "folio.tui.screens.review.change_request", module)
     async with open_app(place("Northwind Labs")) as (app, pilot):
         space = Place(services, "User Guide", trail=("Northwind Labs",), space_id="space-1")
         await open_at(app, pilot, space, Place(services, "Pages", trail=(*space.trail,)))
@@ -476,7 +476,7 @@ async def test_q_and_colon_do_nothing_in_a_dialog(open_app: Any, place: Any) -> 
 
 
 async def test_palette_goes_to_an_organization_the_first_screen_loaded(open_app: Any, state: Any) -> None:
-    organization = pytest.importorskip("folio.tui.screens.organization")
+    organization = pytest.importorskip("folio.tui.screens.content.organization")
     other = next(o for o in state.orgs.values() if o["id"] != state.demo_org)
     async with open_app() as (app, pilot):
         assert ("organization", other["id"]) in app.loaded
@@ -494,8 +494,8 @@ async def test_palette_goes_to_an_organization_the_first_screen_loaded(open_app:
 
 
 async def test_command_line_cr_in_a_real_space(open_app: Any, services: Services, state: Any) -> None:
-    space = pytest.importorskip("folio.tui.screens.space")
-    change_request = pytest.importorskip("folio.tui.screens.change_request")
+    space = pytest.importorskip("folio.tui.screens.content.space")
+    change_request = pytest.importorskip("folio.tui.screens.review.change_request")
     cr = next(c for c in state.change_requests.values() if state.spaces[c["space"]]["organization"] == state.demo_org)
     async with open_app(lambda: space.SpaceScreen(services, cr["space"])) as (app, pilot):
         await command(pilot, f"cr {cr['number']}")
@@ -526,7 +526,7 @@ async def test_a_command_typed_in_one_burst_with_its_colon_reaches_the_line(
     line was there and were lost, and the enter with them."""
     from textual import events
 
-    space = pytest.importorskip("folio.tui.screens.space")
+    space = pytest.importorskip("folio.tui.screens.content.space")
     cr = next(c for c in state.change_requests.values() if state.spaces[c["space"]]["organization"] == state.demo_org)
     async with open_app(lambda: space.SpaceScreen(services, cr["space"])) as (app, pilot):
         driver = app._driver
@@ -545,10 +545,10 @@ async def test_a_colon_typed_into_a_filter_or_a_search_box_stays_text(
     open_app: Any, services: Services, state: Any
 ) -> None:
     """`:` opens the command line before the focused widget sees it, except where text is being typed."""
-    from folio.tui.screens.search import SearchScreen
+    from folio.tui.screens.content.search import SearchScreen
     from folio.tui.widgets.resource_browser import ResourceBrowser
 
-    space = pytest.importorskip("folio.tui.screens.space")
+    space = pytest.importorskip("folio.tui.screens.content.space")
     cr = next(c for c in state.change_requests.values() if state.spaces[c["space"]]["organization"] == state.demo_org)
     async with open_app(lambda: space.SpaceScreen(services, cr["space"])) as (app, pilot):
         await pilot.press("slash", "a", "colon", "b")

@@ -13,8 +13,8 @@ from textual.widgets import Static
 from folio.sandbox import SandboxState
 from folio.services import Services
 from folio.tui.app import FolioApp
-from folio.tui.screens.team import TeamScreen
-from folio.tui.screens.teams import TeamsScreen
+from folio.tui.screens.people.team import TeamScreen
+from folio.tui.screens.people.teams import TeamsScreen
 from tests.tui.conftest import settle
 
 

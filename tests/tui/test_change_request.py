@@ -18,7 +18,7 @@ from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.preflight import PreflightModal
 from folio.tui.modals.review import ReviewModal
 from folio.tui.modals.text_entry import TextEntryModal
-from folio.tui.screens.change_request import ChangeRequestScreen
+from folio.tui.screens.review.change_request import ChangeRequestScreen
 from folio.tui.widgets.change_overview import ChangeOverview, ChangesPane
 from folio.tui.widgets.diff_view import DiffView
 from folio.tui.widgets.markdown_view import SafeMarkdown

@@ -16,8 +16,8 @@ from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
 from folio.services import Services
 from folio.tui.app import FolioApp
 from folio.tui.modals.change_request_forms import RequestReviewersModal
-from folio.tui.screens.change_request import ChangeRequestScreen
-from folio.tui.screens.change_request_reviewers import WithdrawModal
+from folio.tui.screens.review.change_request import ChangeRequestScreen
+from folio.tui.screens.review.change_request_reviewers import WithdrawModal
 from tests.conftest import SANDBOX_URL, TOKEN
 from tests.tui.test_change_request import LINUX, cr_of, notes, opener, text
 

@@ -14,11 +14,11 @@ from folio.api import GitBookClient, RetryPolicy, Token
 from folio.models.conversation import IMPACTS
 from folio.sandbox import SandboxState
 from folio.services import Services
-from folio.services.conversations import NOT_OFFERED, sparkline, trend
-from folio.tui.screens.change_request import ChangeRequestScreen
-from folio.tui.screens.cluster import ClusterScreen
-from folio.tui.screens.clusters import ClustersScreen, ImpactList
-from folio.tui.screens.conversation import ConversationScreen
+from folio.services.insights.conversations import NOT_OFFERED, sparkline, trend
+from folio.tui.screens.insights.cluster import ClusterScreen
+from folio.tui.screens.insights.clusters import ClustersScreen, ImpactList
+from folio.tui.screens.insights.conversation import ConversationScreen
+from folio.tui.screens.review.change_request import ChangeRequestScreen
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from tests.conftest import EXCHANGES, SANDBOX_URL, TOKEN
 from tests.services.test_conversations_service import WithoutConversations, cluster_id, link_change_request

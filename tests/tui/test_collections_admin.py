@@ -17,7 +17,7 @@ from folio.services import Services
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.content_forms import EditCollectionModal, NewCollectionModal
 from folio.tui.modals.site_forms import ChoiceModal, TypedConfirmModal
-from folio.tui.screens.organization import OrganizationScreen
+from folio.tui.screens.content.organization import OrganizationScreen
 from folio.tui.widgets.collections_tree import CollectionsTree
 from tests.conftest import FROZEN_AT
 

@@ -19,7 +19,7 @@ from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.reaction import ReactionModal
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.screens.base import FolioScreen, Item
-from folio.tui.screens.thread import ThreadScreen
+from folio.tui.screens.review.thread import ThreadScreen
 from folio.tui.widgets.comments_panel import CommentsPanel, PagePickerModal
 from folio.tui.widgets.diff_comment import BlockCommentModal
 from folio.tui.widgets.resource_list import ResourceList

@@ -18,14 +18,14 @@ from folio.sandbox import SandboxState, SandboxTransport, create_app
 from folio.sandbox.domain.conversations import ingest_conversation
 from folio.sandbox.faults import Faults
 from folio.services import Services
-from folio.services.conversations import CONFIRM_ABOVE, NOT_OFFERED
+from folio.services.insights.conversations import CONFIRM_ABOVE, NOT_OFFERED
 from folio.tui.app import FolioApp
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.ingest import IngestModal, IngestReportModal
-from folio.tui.screens.cluster import ClusterScreen
-from folio.tui.screens.clusters import ClustersScreen
-from folio.tui.screens.conversation import ConversationScreen
-from folio.tui.screens.conversations import ConversationsScreen
+from folio.tui.screens.insights.cluster import ClusterScreen
+from folio.tui.screens.insights.clusters import ClustersScreen
+from folio.tui.screens.insights.conversation import ConversationScreen
+from folio.tui.screens.insights.conversations import ConversationsScreen
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from tests.conftest import SANDBOX_URL, TOKEN
 from tests.tui.conftest import settle

@@ -16,9 +16,9 @@ from folio.models.comment import Comment
 from folio.sandbox import SandboxState, SandboxTransport
 from folio.sandbox.revisions import find_page, walk
 from folio.services import Services
-from folio.services.detached import BlockMemory, blocks_of
-from folio.tui.screens.change_request import ChangeRequestScreen
-from folio.tui.screens.thread import Post, ThreadScreen
+from folio.services.review.detached import BlockMemory, blocks_of
+from folio.tui.screens.review.change_request import ChangeRequestScreen
+from folio.tui.screens.review.thread import Post, ThreadScreen
 from folio.tui.widgets.comments_panel import BlockHead, CommentsPanel
 from tests.conftest import SANDBOX_URL, TOKEN
 from tests.tui.conftest import settle

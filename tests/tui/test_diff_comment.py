@@ -21,7 +21,7 @@ from folio.sandbox.revisions import find_page
 from folio.services import Services
 from folio.tui.app import FolioApp
 from folio.tui.modals.confirm import ConfirmModal
-from folio.tui.screens.change_request import ChangeRequestScreen
+from folio.tui.screens.review.change_request import ChangeRequestScreen
 from folio.tui.widgets.change_overview import ChangesPane
 from folio.tui.widgets.comments_panel import CommentsPanel
 from folio.tui.widgets.diff_comment import BlockCommentModal
@@ -392,7 +392,7 @@ async def test_a_comment_whose_answer_was_lost_is_looked_for_not_sent_twice(stat
 async def test_the_cursor_stays_on_screen_when_the_diff_scrolls() -> None:
     from textual.app import App, ComposeResult
 
-    from folio.services.diff import diff_markdown
+    from folio.services.review.diff import diff_markdown
 
     before = "\n".join(f"line {i}" for i in range(300))
     after = "\n".join(f"line {i}" if i % 20 else f"changed {i}" for i in range(300))
@@ -424,9 +424,9 @@ async def test_the_cursor_stays_on_screen_when_the_diff_scrolls() -> None:
 async def test_offline_a_comment_from_the_diff_goes_to_the_outbox(
     client: GitBookClient, state: SandboxState, open_app: Any, tmp_path: Path
 ) -> None:
-    from folio.services.comments import Queued
     from folio.services.local import Local
-    from folio.services.outbox import outbox_of
+    from folio.services.review.comments import Queued
+    from folio.services.review.outbox import outbox_of
 
     local = Local(client, cache_dir=tmp_path / "cache", state_dir=tmp_path / "state")
     local.confirm(state.default_user, "Ada")

@@ -8,7 +8,7 @@ from typing import Any
 from textual import events
 from textual.app import App, ComposeResult
 
-from folio.services.diff import diff_markdown
+from folio.services.review.diff import diff_markdown
 from folio.tui.widgets.diff_view import DiffView
 
 

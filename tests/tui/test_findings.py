@@ -14,8 +14,8 @@ from textual.widgets import Footer
 from folio.sandbox import SandboxState
 from folio.services import Services
 from folio.tui.screens.base import FolioScreen
-from folio.tui.screens.organization import OrganizationScreen
-from folio.tui.screens.organizations import OrganizationsScreen
+from folio.tui.screens.content.organization import OrganizationScreen
+from folio.tui.screens.content.organizations import OrganizationsScreen
 from tests.conftest import FROZEN_AT
 from tests.tui.conftest import settle
 from tests.tui.test_preflight import confirm_merge
@@ -212,7 +212,7 @@ async def test_a_refused_empty_comment_keeps_the_buttons_on_screen(
 ) -> None:
     """#16: sending an empty comment says "Write something first"; at 24 rows the buttons stay in view."""
     from folio.tui.modals.text_entry import TextEntryModal
-    from folio.tui.screens.space import SpaceScreen
+    from folio.tui.screens.content.space import SpaceScreen
 
     sid = next(s["id"] for s in state.spaces.values() if s["title"] == "Getting Started")
     async with open_app(lambda: SpaceScreen(services, sid), size=(80, 24)) as (app, pilot):
@@ -270,7 +270,7 @@ async def test_the_status_button_says_what_it_does(services: Services, state: Sa
     from textual.widgets import Button
 
     from folio.tui.modals.confirm import ConfirmModal
-    from folio.tui.screens.change_request import ChangeRequestScreen
+    from folio.tui.screens.review.change_request import ChangeRequestScreen
 
     cr = next(c for c in state.change_requests.values() if c["status"] == "open")
     async with open_app(lambda: ChangeRequestScreen(services, cr["space"], cr["number"])) as (app, pilot):
@@ -291,7 +291,7 @@ async def test_a_on_a_change_request_asks_members_to_review(
     from textual.widgets import SelectionList
 
     from folio.tui.modals.change_request_forms import RequestReviewersModal
-    from folio.tui.screens.change_request import ChangeRequestScreen
+    from folio.tui.screens.review.change_request import ChangeRequestScreen
 
     cr = next(c for c in state.change_requests.values() if c["status"] == "open")
     async with open_app(lambda: ChangeRequestScreen(services, cr["space"], cr["number"])) as (app, pilot):

@@ -15,10 +15,10 @@ from textual.widgets import Select, Static, TextArea
 from folio.sandbox import SandboxState, create_app
 from folio.sandbox.faults import Faults
 from folio.services import Services
-from folio.services.access import INVITES_NOT_OFFERED
+from folio.services.people.access import INVITES_NOT_OFFERED
 from folio.tui.modals.access_forms import InviteDeleteForm, InviteLinkForm, InvitePeopleForm
 from folio.tui.modals.confirm import ConfirmModal
-from folio.tui.screens.settings import SettingsScreen
+from folio.tui.screens.people.settings import SettingsScreen
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from tests.conftest import FROZEN_AT, TOKEN
 from tests.services.test_access_service import member_with

@@ -19,8 +19,8 @@ from folio.tui import routes
 from folio.tui.app import FolioApp
 from folio.tui.app.navigation import KEEP_VISITED
 from folio.tui.screens.base import FolioScreen
-from folio.tui.screens.organization import OrganizationScreen
-from folio.tui.screens.organizations import OrganizationsScreen
+from folio.tui.screens.content.organization import OrganizationScreen
+from folio.tui.screens.content.organizations import OrganizationsScreen
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from tests.tui.conftest import settle
 

@@ -33,7 +33,7 @@ CHARACTERS = {"/": "slash", "q": "q", "z": "z"}
 
 def opener(kind: str, services: Services, state: SandboxState) -> Callable[[], Screen[Any]]:
     if kind == "organizations":
-        from folio.tui.screens.organizations import OrganizationsScreen
+        from folio.tui.screens.content.organizations import OrganizationsScreen
 
         return lambda: OrganizationsScreen(services)
     ids = {"org_id": state.demo_org}

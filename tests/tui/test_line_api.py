@@ -11,7 +11,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
-from folio.services.diff import diff_markdown
+from folio.services.review.diff import diff_markdown
 from folio.tui.widgets.diff_view import DiffView
 from folio.tui.widgets.line_api import KeptScrollBar, finished_lines
 from folio.tui.widgets.resource_browser import ResourceBrowser

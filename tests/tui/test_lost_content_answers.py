@@ -17,8 +17,8 @@ from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
 from folio.services import Services
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.site_forms import ChoiceModal
-from folio.tui.screens.organization import OrganizationScreen
-from folio.tui.screens.trash import TrashScreen
+from folio.tui.screens.content.organization import OrganizationScreen
+from folio.tui.screens.content.trash import TrashScreen
 from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
 from tests.tui.test_collections_admin import go_to, indented, keys, order, space_named, status, tree_of
 

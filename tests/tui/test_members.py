@@ -20,8 +20,8 @@ from folio.tui.modals.people_forms import TypedConfirm
 from folio.tui.modals.people_plan import RolePlanModal
 from folio.tui.modals.site_forms import ChoiceModal
 from folio.tui.modals.text_entry import TextEntryModal
-from folio.tui.screens.member import MemberScreen
-from folio.tui.screens.members import MembersPanel, MembersScreen
+from folio.tui.screens.people.member import MemberScreen
+from folio.tui.screens.people.members import MembersPanel, MembersScreen
 from tests.conftest import FROZEN_AT, TOKEN
 from tests.tui.conftest import settle
 

@@ -20,9 +20,9 @@ from folio.sandbox.clock import Clock
 from folio.sandbox.seed import populate
 from folio.services import Services
 from folio.services.local import Local
-from folio.services.people import PAGE_SIZE
+from folio.services.people.people import PAGE_SIZE
 from folio.tui.app import FolioApp
-from folio.tui.screens.members import MembersScreen
+from folio.tui.screens.people.members import MembersScreen
 from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
 from tests.tui.conftest import settle
 

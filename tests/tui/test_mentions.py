@@ -12,7 +12,7 @@ from textual.widgets import TextArea
 from folio.sandbox import SandboxState
 from folio.services import Services
 from folio.tui.modals.text_entry import TextEntryModal
-from folio.tui.screens.change_request import ChangeRequestScreen
+from folio.tui.screens.review.change_request import ChangeRequestScreen
 from folio.tui.widgets.comments_panel import PagePickerModal
 from folio.tui.widgets.mentions import MentionPopup, typed_mention
 

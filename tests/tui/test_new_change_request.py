@@ -19,11 +19,11 @@ from folio.api import GitBookClient, RetryPolicy, Token
 from folio.sandbox import SandboxState, SandboxTransport, create_app
 from folio.sandbox.faults import Faults
 from folio.services import Services
-from folio.services.authoring import ReviewRequestsNotOffered
+from folio.services.review.authoring import ReviewRequestsNotOffered
 from folio.tui.app import FolioApp
 from folio.tui.modals.change_request_forms import NewChangeRequestModal, RequestReviewersModal, ask_for_reviewers
-from folio.tui.screens.change_request import ChangeRequestScreen
-from folio.tui.screens.space import SpaceScreen
+from folio.tui.screens.content.space import SpaceScreen
+from folio.tui.screens.review.change_request import ChangeRequestScreen
 from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
 from tests.tui.conftest import settle
 

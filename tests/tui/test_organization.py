@@ -14,8 +14,8 @@ from folio.sandbox import SandboxState
 from folio.services import Services
 from folio.tui import routes
 from folio.tui.screens.base import CRUMB
-from folio.tui.screens.organization import OrganizationScreen
-from folio.tui.screens.organizations import OrganizationsScreen
+from folio.tui.screens.content.organization import OrganizationScreen
+from folio.tui.screens.content.organizations import OrganizationsScreen
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import ResourceList
 from tests.conftest import FROZEN_AT
@@ -129,7 +129,7 @@ async def test_enter_folds_a_collection_and_opens_a_space(open_app: Any, org_scr
         assert _indented(screen.content_tree) == TREE
         await pilot.press("j")
         assert screen.content_tree.list.highlighted.cells[0].plain == "Getting Started"  # type: ignore[union-attr]
-        pytest.importorskip("folio.tui.screens.space")
+        pytest.importorskip("folio.tui.screens.content.space")
         await pilot.press("enter")
         await pilot.pause()
         assert type(app.screen).__name__ == "SpaceScreen"
@@ -157,7 +157,7 @@ async def test_the_spaces_tab_lists_every_space(open_app: Any, org_screen: Any, 
         assert item is not None and item.id == guide["id"] and item.kind == "space"
         assert item.url and item.url.endswith(f"/s/{guide['id']}/")
         assert app.loaded[("space", guide["id"])].title == "User Guide"
-        pytest.importorskip("folio.tui.screens.space")
+        pytest.importorskip("folio.tui.screens.content.space")
         await pilot.press("enter")
         await pilot.pause()
         assert type(app.screen).__name__ == "SpaceScreen"
@@ -165,7 +165,9 @@ async def test_the_spaces_tab_lists_every_space(open_app: Any, org_screen: Any, 
 
 async def test_a_screen_that_cannot_be_built_is_said_in_words(open_app: Any, org_screen: Any, monkeypatch: Any) -> None:
     def missing(*args: Any) -> Any:
-        raise ModuleNotFoundError("No module named 'folio.tui.screens.space'", name="folio.tui.screens.space")
+        raise ModuleNotFoundError(
+            "No module named 'folio.tui.screens.content.space'", name="folio.tui.screens.content.space"
+        )
 
     monkeypatch.setitem(routes.ROUTES, "space", dataclasses.replace(routes.ROUTES["space"], builder=missing))
     async with open_app(org_screen) as (app, pilot):
@@ -279,7 +281,7 @@ async def test_the_inbox_filters_change_the_rows(open_app: Any, org_screen: Any)
 
 
 async def test_enter_opens_the_change_request(open_app: Any, org_screen: Any, state: SandboxState) -> None:
-    pytest.importorskip("folio.tui.screens.change_request")
+    pytest.importorskip("folio.tui.screens.review.change_request")
     async with open_app(org_screen) as (app, pilot):
         await pilot.press("3")
         await settle(pilot)

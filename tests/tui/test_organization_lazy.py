@@ -15,7 +15,7 @@ from textual.widgets import TabbedContent, TabPane
 from folio.models.space import SpaceSummary
 from folio.sandbox import SandboxState
 from folio.services import Services
-from folio.tui.screens.organization import TABS, OrganizationScreen
+from folio.tui.screens.content.organization import TABS, OrganizationScreen
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from tests.conftest import FROZEN_AT
 from tests.tui.conftest import settle

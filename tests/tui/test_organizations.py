@@ -11,7 +11,7 @@ from folio.models.organization import Organization
 from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
 from folio.services import Services
 from folio.tui.app import FolioApp
-from folio.tui.screens.organizations import OrganizationsScreen
+from folio.tui.screens.content.organizations import OrganizationsScreen
 from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
 
 SIZE = (100, 30)

@@ -18,15 +18,15 @@ from folio.api import GitBookClient
 from folio.models.comment import Comment
 from folio.sandbox import SandboxState
 from folio.services import Services
-from folio.services.comments import Queued
 from folio.services.local import Local
-from folio.services.outbox import OutboxService, outbox_of
+from folio.services.review.comments import Queued
+from folio.services.review.outbox import OutboxService, outbox_of
 from folio.tui.app import FolioApp
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.outbox import OutboxModal, flush_outbox
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.screens.base import FolioScreen
-from folio.tui.screens.thread import ThreadScreen
+from folio.tui.screens.review.thread import ThreadScreen
 from folio.tui.widgets.comments_panel import CommentsPanel, PagePickerModal
 
 SIZE = (110, 32)

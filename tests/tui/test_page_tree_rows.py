@@ -9,7 +9,7 @@ import pytest
 from textual.app import App, ComposeResult
 
 from folio.models.common import Page
-from folio.services.space import PageEntry, flatten_pages
+from folio.services.content.space import PageEntry, flatten_pages
 from folio.tui.widgets import page_tree
 from folio.tui.widgets.page_tree import PageRow, PageTree, page_label
 from folio.tui.widgets.resource_list import Row

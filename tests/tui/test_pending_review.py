@@ -21,7 +21,7 @@ from folio.services.local import Local
 from folio.tui.modals.pending_review import PendingReviewModal
 from folio.tui.modals.review import ReviewModal
 from folio.tui.modals.text_entry import TextEntryModal
-from folio.tui.screens.change_request import ChangeRequestScreen
+from folio.tui.screens.review.change_request import ChangeRequestScreen
 from folio.tui.widgets.comments_panel import PagePickerModal
 from tests.conftest import EXCHANGES
 

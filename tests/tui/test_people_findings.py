@@ -19,15 +19,15 @@ from folio.api import GitBookClient, RetryPolicy, Token
 from folio.models.member import Member
 from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
 from folio.services import Services
-from folio.services.people_plan import SELF_DEMOTION, SELF_REMOVAL
+from folio.services.people.people_plan import SELF_DEMOTION, SELF_REMOVAL
 from folio.tui.app import FolioApp
 from folio.tui.modals.people_forms import CreateTeamModal, TypedConfirm
 from folio.tui.modals.people_plan import RolePlanModal
 from folio.tui.modals.site_forms import ChoiceModal
-from folio.tui.screens.member import MemberScreen
-from folio.tui.screens.members import MembersPanel, MembersScreen
-from folio.tui.screens.team import TeamScreen
-from folio.tui.screens.teams import TeamsScreen
+from folio.tui.screens.people.member import MemberScreen
+from folio.tui.screens.people.members import MembersPanel, MembersScreen
+from folio.tui.screens.people.team import TeamScreen
+from folio.tui.screens.people.teams import TeamsScreen
 from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
 from tests.tui.conftest import settle
 

@@ -19,10 +19,10 @@ from folio.sandbox.domain.change_requests import open_change_request
 from folio.sandbox.seed.change_requests import commit, edit
 from folio.sandbox.state import Record
 from folio.services import Services
-from folio.services.preflight import Preflight
+from folio.services.review.preflight import Preflight
 from folio.tui.app import FolioApp
 from folio.tui.modals.preflight import MergeAnywayModal, PreflightModal
-from folio.tui.screens.change_request import ChangeRequestScreen
+from folio.tui.screens.review.change_request import ChangeRequestScreen
 from tests.conftest import TOKEN
 from tests.tui.conftest import settle
 

@@ -11,7 +11,7 @@ from folio.sandbox.domain.change_requests import open_change_request
 from folio.sandbox.revisions import walk
 from folio.sandbox.seed.change_requests import Edit, commit, create, delete, edit
 from folio.services import Services
-from folio.tui.screens.change_request import ChangeRequestScreen
+from folio.tui.screens.review.change_request import ChangeRequestScreen
 from folio.tui.widgets.review_checks import ReviewChecks
 from tests.tui.conftest import settle
 
@@ -105,7 +105,7 @@ async def test_enter_on_an_overlapping_change_request_opens_it(
 async def test_the_space_list_marks_change_requests_that_overlap(
     services: Services, state: SandboxState, open_app: Opener
 ) -> None:
-    from folio.tui.screens.space import SpaceScreen
+    from folio.tui.screens.content.space import SpaceScreen
     from folio.tui.widgets.space_panels import ChangeRequestsPanel
 
     linux = next(c for c in state.change_requests.values() if c["subject"] == "Clarify Linux install steps")

@@ -19,9 +19,9 @@ from folio.services import Services
 from folio.tui.app import FolioApp
 from folio.tui.modals.review import ReviewModal
 from folio.tui.modals.text_entry import TextEntryModal
-from folio.tui.screens.change_request import ChangeRequestScreen
-from folio.tui.screens.space import SpaceScreen
-from folio.tui.screens.thread import ThreadScreen
+from folio.tui.screens.content.space import SpaceScreen
+from folio.tui.screens.review.change_request import ChangeRequestScreen
+from folio.tui.screens.review.thread import ThreadScreen
 from folio.tui.widgets.comments_panel import CommentsPanel, PagePickerModal
 from folio.tui.widgets.footer import KeysFooter
 from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN

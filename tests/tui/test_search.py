@@ -17,9 +17,9 @@ from folio.sandbox import SandboxState
 from folio.services import Services
 from folio.tui import routes
 from folio.tui.app import FolioApp
-from folio.tui.screens.search import SearchScreen, SpaceSearchScreen
-from folio.tui.screens.space import SpaceScreen
-from folio.tui.screens.trash import TrashScreen
+from folio.tui.screens.content.search import SearchScreen, SpaceSearchScreen
+from folio.tui.screens.content.space import SpaceScreen
+from folio.tui.screens.content.trash import TrashScreen
 from folio.tui.widgets.search_results import HIGHLIGHT, MORE, QueryBox, Target
 from tests.conftest import EXCHANGES
 from tests.tui.conftest import settle

@@ -21,7 +21,7 @@ from folio.tui import routes
 from folio.tui.modals.access_forms import InviteDeleteForm, JoinConfirm, OrgSettingForm, confirm_join
 from folio.tui.modals.site_forms import TypedConfirmModal
 from folio.tui.screens.base import FolioScreen
-from folio.tui.screens.settings import SettingsScreen
+from folio.tui.screens.people.settings import SettingsScreen
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from tests.conftest import FROZEN_AT, TOKEN
 from tests.services.test_access_service import member_with
@@ -264,9 +264,9 @@ async def test_join_an_organization_by_email_domain(services: Services, state: S
 async def test_the_verbs_open_the_screens_of_the_organization_in_view(
     services: Services, state: SandboxState, open_app: Any
 ) -> None:
-    from folio.tui.screens.agent import AgentScreen
-    from folio.tui.screens.organization import OrganizationScreen
-    from folio.tui.screens.sso import SsoScreen
+    from folio.tui.screens.content.organization import OrganizationScreen
+    from folio.tui.screens.insights.agent import AgentScreen
+    from folio.tui.screens.people.sso import SsoScreen
 
     def start() -> OrganizationScreen:
         return OrganizationScreen(services, state.demo_org, title="Northwind Labs", trail=("Organizations",))

@@ -16,7 +16,7 @@ from folio.sandbox import SandboxState, SandboxTransport
 from folio.sandbox.domain.change_requests import merge_change_request, open_change_request
 from folio.sandbox.revisions import find_page, walk
 from folio.services import Services
-from folio.tui.screens.change_request import ChangeRequestScreen
+from folio.tui.screens.review.change_request import ChangeRequestScreen
 from folio.tui.widgets.change_overview import ChangesPane
 from tests.conftest import SANDBOX_URL, TOKEN
 from tests.tui.conftest import settle

@@ -22,7 +22,7 @@ from folio.tui.modals.site_forms import CreateSiteModal
 from folio.tui.modals.structure_forms import EditNodeModal, NewNodeModal
 from folio.tui.modals.structure_plan import StructurePlanModal
 from folio.tui.modals.text_entry import TextEntryModal
-from folio.tui.screens.site import SiteScreen
+from folio.tui.screens.sites.site import SiteScreen
 from folio.tui.widgets.adaptive_schema import AdaptiveSchemaEditor
 from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.structure_editor import StructureEditor

@@ -9,7 +9,7 @@ from textual.widgets import TabbedContent, Tabs
 
 from folio.sandbox import SandboxState
 from folio.services import Services
-from folio.tui.screens.site import SiteScreen
+from folio.tui.screens.sites.site import SiteScreen
 from folio.tui.widgets.adaptive_schema import AdaptiveSchemaEditor
 from tests.api.sites_support import site_id
 from tests.tui.conftest import settle

@@ -18,7 +18,7 @@ from folio.tui.commands import key_entries
 from folio.tui.modals.site_forms import ChoiceModal, CreateSiteModal, TypedConfirmModal
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.screens.base import FolioScreen, Item
-from folio.tui.screens.site import SiteScreen
+from folio.tui.screens.sites.site import SiteScreen
 from folio.tui.widgets.adaptive_schema import AdaptiveSchemaEditor
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.site_published import PublishedBeside, SitePublishedView

@@ -15,7 +15,7 @@ from folio.sandbox import SandboxState, SandboxTransport, create_app
 from folio.sandbox.seed.content import MISSING_PAGE
 from folio.services import Services
 from folio.tui.app import CRUMB, FolioApp
-from folio.tui.screens.space import SpaceScreen
+from folio.tui.screens.content.space import SpaceScreen
 from tests.conftest import SANDBOX_URL, TOKEN
 from tests.tui.conftest import settle
 
@@ -279,7 +279,7 @@ async def test_enter_on_a_change_request_opens_it(open_space: Callable[..., Any]
         await pilot.press("enter")
         await settle(pilot)
         try:
-            importlib.import_module("folio.tui.screens.change_request")
+            importlib.import_module("folio.tui.screens.review.change_request")
         except Exception:  # another engineer's screen, not ready yet: the screen says so instead
             assert any("cannot be opened" in n.message for n in app._notifications)
             return

@@ -18,7 +18,7 @@ from folio.services import Services
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.content_forms import EditSpaceModal
 from folio.tui.modals.site_forms import ChoiceModal, TypedConfirmModal
-from folio.tui.screens.space import SpaceScreen
+from folio.tui.screens.content.space import SpaceScreen
 from folio.tui.widgets.diff_view import DiffView
 from folio.tui.widgets.space_extras import FileDetail, PageLinksModal, RevisionPanel
 from tests.conftest import FROZEN_AT

@@ -11,11 +11,11 @@ from textual.widget import Widget
 
 from folio.sandbox import SandboxState
 from folio.services import Services
-from folio.services.search import heading_slugs, section_index
+from folio.services.content.search import heading_slugs, section_index
 from folio.tui import routes
 from folio.tui.modals.help import HelpModal
-from folio.tui.screens.search import SearchScreen, SpaceSearchScreen
-from folio.tui.screens.space import SpaceScreen
+from folio.tui.screens.content.search import SearchScreen, SpaceSearchScreen
+from folio.tui.screens.content.space import SpaceScreen
 from folio.tui.widgets.search_results import QueryBox, Target
 from tests.tui.conftest import settle
 

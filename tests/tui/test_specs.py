@@ -23,14 +23,14 @@ from folio.sandbox.faults import Faults
 from folio.sandbox.routes import openapi as openapi_routes
 from folio.sandbox.state import Record
 from folio.services import Services
-from folio.services.references import Usage, Usages
+from folio.services.insights.references import Usage, Usages
 from folio.tui import routes
 from folio.tui.app import FolioApp
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.site_forms import TypedConfirmModal
 from folio.tui.modals.spec_forms import NewSpecForm, SpecSourceForm
-from folio.tui.screens.spec import SpecScreen, SpecVersionScreen, usage_text
-from folio.tui.screens.specs import SpecsPanel, SpecsScreen
+from folio.tui.screens.insights.spec import SpecScreen, SpecVersionScreen, usage_text
+from folio.tui.screens.insights.specs import SpecsPanel, SpecsScreen
 from folio.tui.widgets.diff_view import DiffView
 from tests.conftest import SANDBOX_URL, TOKEN
 from tests.tui.conftest import settle

@@ -16,7 +16,7 @@ from folio.sandbox.faults import Faults
 from folio.services import Services
 from folio.tui.modals.access_forms import SamlProviderForm
 from folio.tui.modals.site_forms import ChoiceModal, TypedConfirmModal
-from folio.tui.screens.sso import SsoScreen
+from folio.tui.screens.people.sso import SsoScreen
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from tests.conftest import FROZEN_AT, TOKEN
 from tests.services.test_access_service import make_certificate, member_with, providers

@@ -303,7 +303,7 @@ async def test_drag_and_drop_with_the_mouse(services: Services, state: SandboxSt
 async def test_a_drag_in_the_site_screen_at_80x24_lands_and_starts_no_text_selection(
     services: Services, state: SandboxState, open_app: Any
 ) -> None:
-    from folio.tui.screens.site import SiteScreen
+    from folio.tui.screens.sites.site import SiteScreen
 
     start = lambda: SiteScreen(services, state.demo_org, site_id(state), trail=("Northwind Labs",))  # noqa: E731
     async with open_app(start, size=(80, 24)) as (app, pilot):

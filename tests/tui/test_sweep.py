@@ -16,10 +16,10 @@ from textual.widgets import Static, TabbedContent
 from folio.config.settings import Settings, SettingsError
 from folio.sandbox import SandboxState
 from folio.services import Services
-from folio.services.sweep import approve_requires
+from folio.services.review.sweep import approve_requires
 from folio.tui.modals.review import ReviewModal
-from folio.tui.screens.change_request import ChangeRequestScreen
-from folio.tui.screens.thread import ThreadScreen
+from folio.tui.screens.review.change_request import ChangeRequestScreen
+from folio.tui.screens.review.thread import ThreadScreen
 from folio.tui.widgets.change_overview import ChangesPane
 
 SIZE = (120, 32)

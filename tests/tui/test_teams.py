@@ -26,8 +26,8 @@ from folio.tui.modals.people_forms import (
     TypedConfirm,
 )
 from folio.tui.modals.site_forms import ChoiceModal
-from folio.tui.screens.team import TeamMembersPanel, TeamScreen
-from folio.tui.screens.teams import TeamsPanel, TeamsScreen
+from folio.tui.screens.people.team import TeamMembersPanel, TeamScreen
+from folio.tui.screens.people.teams import TeamsPanel, TeamsScreen
 from tests.conftest import FROZEN_AT, TOKEN
 from tests.tui.test_members import cells, hint, keys, notes, uid
 

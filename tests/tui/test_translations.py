@@ -16,8 +16,8 @@ from folio.tui.commands import key_entries
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.modals.translation_forms import NewTranslationForm
-from folio.tui.screens.space import SpaceScreen
-from folio.tui.screens.translations import TranslationsScreen
+from folio.tui.screens.content.space import SpaceScreen
+from folio.tui.screens.content.translations import TranslationsScreen
 from tests.tui.conftest import settle
 
 

@@ -19,7 +19,7 @@ from folio.services import Services
 from folio.services.local import Local
 from folio.tui.actions import why_unavailable
 from folio.tui.app import FolioApp
-from folio.tui.screens.trash import TrashPanel, TrashScreen
+from folio.tui.screens.content.trash import TrashPanel, TrashScreen
 from tests.conftest import FROZEN_AT, TOKEN
 from tests.tui.conftest import settle
 
@@ -139,7 +139,7 @@ async def test_the_trash_command_opens_the_organizations_trash(
 async def test_a_deleted_space_says_so_and_comes_back_when_restored_from_the_trash(
     services: Services, state: SandboxState, open_app: Any
 ) -> None:
-    from folio.tui.screens.space import GONE, SpaceScreen
+    from folio.tui.screens.content.space import GONE, SpaceScreen
 
     sid = space_id(state, "Getting Started")
     await services.client.spaces.delete(sid)
@@ -168,7 +168,7 @@ async def test_a_deleted_space_says_so_and_comes_back_when_restored_from_the_tra
 async def test_a_space_listed_then_deleted_by_someone_else_is_in_the_trash(
     services: Services, state: SandboxState, open_app: Any
 ) -> None:
-    from folio.tui.screens.organization import OrganizationScreen
+    from folio.tui.screens.content.organization import OrganizationScreen
 
     start = lambda: OrganizationScreen(services, state.demo_org, title="Northwind Labs")  # noqa: E731
     async with open_app(start) as (app, pilot):
@@ -187,7 +187,7 @@ async def test_a_space_seen_in_an_earlier_run_is_in_the_trash_of_a_later_one(
 ) -> None:
     """Three runs over one local cache: the first lists the organization, someone then deletes a space, the second
     lists it again (the cached list no longer names the space), the third opens the trash."""
-    from folio.tui.screens.organization import OrganizationScreen
+    from folio.tui.screens.content.organization import OrganizationScreen
 
     local = Local(client, cache_dir=tmp_path / "cache", state_dir=tmp_path / "state")
     local.confirm(state.default_user, "Ada")

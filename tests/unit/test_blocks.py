@@ -1,5 +1,5 @@
-"""folio.services.blocks: a page's markdown cut into blocks and paired with its document's keyed blocks, so a line
-of a diff names the block a comment targets; and the sandbox's block keys it is tested against."""
+"""folio.services.review.blocks: a page's markdown cut into blocks and paired with its document's keyed blocks, so a
+line of a diff names the block a comment targets; and the sandbox's block keys it is tested against."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from folio.sandbox.domain.block_keys import block_keys, with_keys
 from folio.sandbox.domain.content import markdown_document
-from folio.services.blocks import block_at, locate_blocks, markdown_blocks, words
+from folio.services.review.blocks import block_at, locate_blocks, markdown_blocks, words
 
 PAGE = """# Install
 

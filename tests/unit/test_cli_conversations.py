@@ -14,7 +14,7 @@ from folio import cli
 from folio.config import paths
 from folio.sandbox import SandboxState, SandboxTransport, create_app
 from folio.sandbox.faults import Faults
-from folio.services.conversations import CONFIRM_ABOVE
+from folio.services.insights.conversations import CONFIRM_ABOVE
 from tests.conftest import SANDBOX_URL, TOKEN
 from tests.services.test_conversations_service import WithoutConversations
 

@@ -1,11 +1,11 @@
-"""The conditions of sections and site spaces, read before they are sent (folio.services.conditions): what reads,
+"""The conditions of sections and site spaces, read before they are sent (folio.services.sites.conditions): what reads,
 how it groups, and where a broken one stops making sense (column and what was expected there)."""
 
 from __future__ import annotations
 
 import pytest
 
-from folio.services.conditions import VALUE, Call, ConditionError, Literal, Member, Name, parse, problem
+from folio.services.sites.conditions import VALUE, Call, ConditionError, Literal, Member, Name, parse, problem
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from folio.services.diff import (
+from folio.services.review.diff import (
     MAX_LINE_CHARS,
     MAX_LINES,
     DiffLine,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from folio.models.emoji import as_character, is_emoji
-from folio.services.space_admin import check_space
+from folio.services.content.space_admin import check_space
 
 SCOTLAND = "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
 """A subdivision flag: a black flag, tag letters, a cancel tag."""

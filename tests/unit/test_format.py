@@ -85,8 +85,8 @@ def test_span_rounds_to_the_nearest_unit(ahead: timedelta, words: str) -> None:
 
 
 def test_time_left_and_certificate_days_round_to_the_nearest() -> None:
-    from folio.services.access_saml import CertificateInfo, certificate_note
-    from folio.services.trash import time_left
+    from folio.services.content.trash import time_left
+    from folio.services.people.access_saml import CertificateInfo, certificate_note
 
     assert time_left(AT + timedelta(days=7), AT + timedelta(seconds=1)) == "7 days left"
     info = CertificateInfo(subject="CN=idp", issuer="CN=idp", not_before=AT, not_after=AT + timedelta(days=10))

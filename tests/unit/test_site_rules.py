@@ -11,7 +11,7 @@ import pytest
 
 from folio.models.site import Site
 from folio.models.site_structure import SiteSectionsStructure, SiteSpacesStructure, adaptive_schema_problems
-from folio.services.sites import (
+from folio.services.sites.sites import (
     STARTER_SCHEMA,
     check_setting,
     claim_counts,

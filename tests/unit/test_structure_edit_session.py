@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from folio.services.errors import Refusal
-from folio.services.structure import GROUP, SECTION, SPACE, Layout, Move, Node, Offered, StructureTree, step
+from folio.services.sites.structure import GROUP, SECTION, SPACE, Layout, Move, Node, Offered, StructureTree, step
 from folio.tui.widgets.structure_editor.effects import default_changes, defaults_near
 from folio.tui.widgets.structure_editor.lookups import find_created, find_edit
 from folio.tui.widgets.structure_editor.session import Declined, EditSession

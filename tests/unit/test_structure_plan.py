@@ -15,7 +15,7 @@ from folio.models.site_structure import (
     SiteSpace,
     SiteSpacesStructure,
 )
-from folio.services.structure import (
+from folio.services.sites.structure import (
     GROUP,
     SECTION,
     Move,

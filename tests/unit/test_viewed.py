@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from folio.services.viewed import KEEP_REVISIONS, ViewedMarks
+from folio.services.review.viewed import KEEP_REVISIONS, ViewedMarks
 
 
 def test_marks_persist_per_change_request_and_revision(tmp_path: Path) -> None:

@@ -17,32 +17,32 @@ from folio.services.connection import Connection
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
     from folio.models.common import User
-    from folio.services.access import AccessService
-    from folio.services.authoring import AuthoringService
     from folio.services.browse import BrowseService
-    from folio.services.collections import CollectionsService
-    from folio.services.comments import CommentService
-    from folio.services.conversations import ConversationsService
-    from folio.services.detached import DetachedComments
+    from folio.services.content.collections import CollectionsService
+    from folio.services.content.search import SearchService
+    from folio.services.content.space import SpaceService
+    from folio.services.content.space_admin import SpaceAdminService
+    from folio.services.content.translations import TranslationService
+    from folio.services.content.trash import TrashService
     from folio.services.first_paint import CachedOrganizations, Prefetch
-    from folio.services.forecast import ForecastService
+    from folio.services.insights.conversations import ConversationsService
+    from folio.services.insights.references import ReferenceService
     from folio.services.local import Local
-    from folio.services.mentions import MentionService
-    from folio.services.outbox import OutboxService
-    from folio.services.pending_review import PendingReviewService
-    from folio.services.people import PeopleService
-    from folio.services.preflight import PreflightService
-    from folio.services.references import ReferenceService
-    from folio.services.review import ReviewService
-    from folio.services.review_lint import ReviewLint
-    from folio.services.search import SearchService
-    from folio.services.since_review import SinceReviewService
-    from folio.services.sites import SiteService
-    from folio.services.space import SpaceService
-    from folio.services.space_admin import SpaceAdminService
-    from folio.services.structure import StructureService
-    from folio.services.translations import TranslationService
-    from folio.services.trash import TrashService
+    from folio.services.people.access import AccessService
+    from folio.services.people.people import PeopleService
+    from folio.services.review.authoring import AuthoringService
+    from folio.services.review.comments import CommentService
+    from folio.services.review.detached import DetachedComments
+    from folio.services.review.forecast import ForecastService
+    from folio.services.review.mentions import MentionService
+    from folio.services.review.outbox import OutboxService
+    from folio.services.review.pending_review import PendingReviewService
+    from folio.services.review.preflight import PreflightService
+    from folio.services.review.review import ReviewService
+    from folio.services.review.review_lint import ReviewLint
+    from folio.services.review.since_review import SinceReviewService
+    from folio.services.sites.sites import SiteService
+    from folio.services.sites.structure import StructureService
 
 __all__ = ["BrowseService", "Connection", "Services"]
 
@@ -170,158 +170,158 @@ class Services:
 
     @cached_property
     def space(self) -> SpaceService:
-        from folio.services.space import SpaceService
+        from folio.services.content.space import SpaceService
 
         return SpaceService(self.client)
 
     @cached_property
     def collections(self) -> CollectionsService:
         """Creating, changing, moving and transferring collections; moving spaces."""
-        from folio.services.collections import CollectionsService
+        from folio.services.content.collections import CollectionsService
 
         return CollectionsService(self.client, self)
 
     @cached_property
     def space_admin(self) -> SpaceAdminService:
         """Changes to a space (fields, edit mode, duplicate, transfer, delete) and the space screen's extra reads."""
-        from folio.services.space_admin import SpaceAdminService
+        from folio.services.content.space_admin import SpaceAdminService
 
         return SpaceAdminService(self.client, self)
 
     @cached_property
     def review(self) -> ReviewService:
-        from folio.services.review import ReviewService
+        from folio.services.review.review import ReviewService
 
         return ReviewService(self.client, self)
 
     @cached_property
     def review_lint(self) -> ReviewLint:
         """The review lint of a change request: broken links it introduces, and what else a reviewer checks."""
-        from folio.services.review_lint import ReviewLint
+        from folio.services.review.review_lint import ReviewLint
 
         return ReviewLint(self.client, self)
 
     @cached_property
     def forecast(self) -> ForecastService:
         """Which open change requests of a space edit the same pages; one for the app (it keeps their pages)."""
-        from folio.services.forecast import ForecastService
+        from folio.services.review.forecast import ForecastService
 
         return ForecastService(self.client, self)
 
     @cached_property
     def since_review(self) -> SinceReviewService:
         """What changed in a change request since the reviewer last reviewed it (or marked pages viewed)."""
-        from folio.services.since_review import SinceReviewService
+        from folio.services.review.since_review import SinceReviewService
 
         return SinceReviewService(self.client, self)
 
     @cached_property
     def detached(self) -> DetachedComments:
         """Comments whose block is gone from their page: the block's text as it was, the most similar one now."""
-        from folio.services.detached import DetachedComments
+        from folio.services.review.detached import DetachedComments
 
         return DetachedComments(self.client, self)
 
     @cached_property
     def comments(self) -> CommentService:
-        from folio.services.comments import CommentService
+        from folio.services.review.comments import CommentService
 
         return CommentService(self.client, self)
 
     @cached_property
     def sites(self) -> SiteService:
-        from folio.services.sites import SiteService
+        from folio.services.sites.sites import SiteService
 
         return SiteService(self.client, self)
 
     @cached_property
     def structure(self) -> StructureService:
         """One structure service for the app, so what it learned a service does not offer is learned once."""
-        from folio.services.structure import StructureService
+        from folio.services.sites.structure import StructureService
 
         return StructureService(self.client)
 
     @cached_property
     def people(self) -> PeopleService:
         """Members and teams; one for the app, so the once-an-hour ping and the caller's access are kept once."""
-        from folio.services.people import PeopleService
+        from folio.services.people.people import PeopleService
 
         return PeopleService(self.client, self)
 
     @cached_property
     def access(self) -> AccessService:
         """Single sign-on, organization settings, invite links, joining, agent instructions."""
-        from folio.services.access import AccessService
+        from folio.services.people.access import AccessService
 
         return AccessService(self.client, self)
 
     @cached_property
     def conversations(self) -> ConversationsService:
         """Issues clusters, conversations and ingesting (a service may not offer them: ``NotOfferedHere``)."""
-        from folio.services.conversations import ConversationsService
+        from folio.services.insights.conversations import ConversationsService
 
         return ConversationsService(self.client)
 
     @cached_property
     def references(self) -> ReferenceService:
         """The organization's imported OpenAPI specs, their versions and content."""
-        from folio.services.references import ReferenceService
+        from folio.services.insights.references import ReferenceService
 
         return ReferenceService(self.client, self)
 
     @cached_property
     def translations(self) -> TranslationService:
         """Translations of the organization's spaces."""
-        from folio.services.translations import TranslationService
+        from folio.services.content.translations import TranslationService
 
         return TranslationService(self.client)
 
     @cached_property
     def search(self) -> SearchService:
         """Searching an organization's or a space's content; the earlier searches per organization."""
-        from folio.services.search import SearchService
+        from folio.services.content.search import SearchService
 
         return SearchService(self.client)
 
     @cached_property
     def trash(self) -> TrashService:
         """Deleted spaces still restorable; one for the app, so the spaces it saw are known for the run."""
-        from folio.services.trash import TrashService
+        from folio.services.content.trash import TrashService
 
         return TrashService(self.client, self)
 
     @cached_property
     def authoring(self) -> AuthoringService:
         """New change requests and review requests, each found again after a lost answer."""
-        from folio.services.authoring import AuthoringService
+        from folio.services.review.authoring import AuthoringService
 
         return AuthoringService(self.client, self)
 
     @cached_property
     def pending_review(self) -> PendingReviewService:
         """Comments held on this machine during a review and sent with the verdict."""
-        from folio.services.pending_review import PendingReviewService
+        from folio.services.review.pending_review import PendingReviewService
 
         return PendingReviewService(self.client, self)
 
     @cached_property
     def mentions(self) -> MentionService:
         """Who can be mentioned with ``@`` in a space: its commenters and the organization's members."""
-        from folio.services.mentions import MentionService
+        from folio.services.review.mentions import MentionService
 
         return MentionService(self.client, self)
 
     @cached_property
     def preflight(self) -> PreflightService:
         """The merge pre-flight: a change request's merge rules and a careful reviewer's checks, before merging."""
-        from folio.services.preflight import PreflightService
+        from folio.services.review.preflight import PreflightService
 
         return PreflightService(self.client, self)
 
     @cached_property
     def outbox(self) -> OutboxService | None:
         """The writes made offline, waiting to be sent (None when nothing is kept on this machine)."""
-        from folio.services.outbox import outbox_of
+        from folio.services.review.outbox import outbox_of
 
         return outbox_of(self)
 

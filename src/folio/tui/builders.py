@@ -39,13 +39,13 @@ __all__ = [
 
 
 def organization(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.organization import OrganizationScreen
+    from folio.tui.screens.content.organization import OrganizationScreen
 
     return OrganizationScreen(services, ids["org_id"], title=title, trail=trail)
 
 
 def space(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.space import SpaceScreen
+    from folio.tui.screens.content.space import SpaceScreen
 
     return SpaceScreen(
         services, ids["space_id"], title=title, trail=trail, page_id=ids.get("page_id"), anchor=ids.get("anchor")
@@ -53,13 +53,13 @@ def space(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...
 
 
 def change_request(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.change_request import ChangeRequestScreen
+    from folio.tui.screens.review.change_request import ChangeRequestScreen
 
     return ChangeRequestScreen(services, ids["space_id"], ids["ref"], trail=trail)
 
 
 def thread(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.thread import ThreadScreen
+    from folio.tui.screens.review.thread import ThreadScreen
 
     return ThreadScreen(
         services, ids["space_id"], ids["comment_id"], change_request=ids.get("change_request"), trail=trail
@@ -67,116 +67,116 @@ def thread(services: Services, ids: Ids, title: str | None, trail: tuple[str, ..
 
 
 def site(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.site import SiteScreen
+    from folio.tui.screens.sites.site import SiteScreen
 
     return SiteScreen(services, ids["org_id"], ids["site_id"], trail=trail)
 
 
 def specs(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.specs import SpecsScreen
+    from folio.tui.screens.insights.specs import SpecsScreen
 
     return SpecsScreen(services, ids["org_id"], start_filter=ids.get("query"), trail=trail)
 
 
 def spec(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.spec import SpecScreen
+    from folio.tui.screens.insights.spec import SpecScreen
 
     return SpecScreen(services, ids["org_id"], ids["slug"], trail=trail)
 
 
 def spec_version(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.spec import SpecVersionScreen
+    from folio.tui.screens.insights.spec import SpecVersionScreen
 
     return SpecVersionScreen(services, ids["org_id"], ids["slug"], ids["version_id"], base=ids.get("base"), trail=trail)
 
 
 def translations(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.translations import TranslationsScreen
+    from folio.tui.screens.content.translations import TranslationsScreen
 
     return TranslationsScreen(services, ids["org_id"], start_filter=ids.get("query"), trail=trail)
 
 
 def clusters(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.clusters import ClustersScreen
+    from folio.tui.screens.insights.clusters import ClustersScreen
 
     return ClustersScreen(services, ids["org_id"], query=ids.get("query"), trail=trail)
 
 
 def cluster(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.cluster import ClusterScreen
+    from folio.tui.screens.insights.cluster import ClusterScreen
 
     return ClusterScreen(services, ids["org_id"], ids["cluster_id"], trail=trail)
 
 
 def conversations(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.conversations import ConversationsScreen
+    from folio.tui.screens.insights.conversations import ConversationsScreen
 
     return ConversationsScreen(services, ids["org_id"], query=ids.get("query"), trail=trail)
 
 
 def conversation(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.conversation import ConversationScreen
+    from folio.tui.screens.insights.conversation import ConversationScreen
 
     return ConversationScreen(services, ids["org_id"], ids["conversation_id"], trail=trail)
 
 
 def sso(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.sso import SsoScreen
+    from folio.tui.screens.people.sso import SsoScreen
 
     return SsoScreen(services, ids["org_id"], query=ids.get("query"), trail=trail)
 
 
 def settings(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.settings import SettingsScreen
+    from folio.tui.screens.people.settings import SettingsScreen
 
     return SettingsScreen(services, ids["org_id"], query=ids.get("query"), trail=trail)
 
 
 def agent(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.agent import AgentScreen
+    from folio.tui.screens.insights.agent import AgentScreen
 
     return AgentScreen(services, ids["org_id"], trail=trail)
 
 
 def members(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.members import MembersScreen
+    from folio.tui.screens.people.members import MembersScreen
 
     # ``query``: the words after ``:members``; ``search``: the same, as the session saved it.
     return MembersScreen(services, ids["org_id"], search=ids.get("search") or ids.get("query"), trail=trail)
 
 
 def member(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.member import MemberScreen
+    from folio.tui.screens.people.member import MemberScreen
 
     return MemberScreen(services, ids["org_id"], ids["user_id"], title=title, trail=trail)
 
 
 def teams(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.teams import TeamsScreen
+    from folio.tui.screens.people.teams import TeamsScreen
 
     return TeamsScreen(services, ids["org_id"], search=ids.get("search") or ids.get("query"), trail=trail)
 
 
 def team(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.team import TeamScreen
+    from folio.tui.screens.people.team import TeamScreen
 
     return TeamScreen(services, ids["org_id"], ids["team_id"], title=title, trail=trail)
 
 
 def search(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.search import SearchScreen
+    from folio.tui.screens.content.search import SearchScreen
 
     # ``words``: as the session saved them; ``query``: the words after ``:search``.
     return SearchScreen(services, ids["org_id"], words=ids.get("words") or ids.get("query") or "", trail=trail)
 
 
 def space_search(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.search import SpaceSearchScreen
+    from folio.tui.screens.content.search import SpaceSearchScreen
 
     return SpaceSearchScreen(services, ids["space_id"], words=ids.get("words") or "", trail=trail)
 
 
 def trash(services: Services, ids: Ids, title: str | None, trail: tuple[str, ...]) -> Screen[Any]:
-    from folio.tui.screens.trash import TrashScreen
+    from folio.tui.screens.content.trash import TrashScreen
 
     return TrashScreen(services, ids["org_id"], trail=trail)

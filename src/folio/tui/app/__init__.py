@@ -37,7 +37,7 @@ from folio.tui.app.keeping import SESSION_EVERY
 from folio.tui.commands import FolioCommands, key_entries
 from folio.tui.errors import watch_workers
 from folio.tui.safe import safe
-from folio.tui.screens.organizations import OrganizationsScreen
+from folio.tui.screens.content.organizations import OrganizationsScreen
 from folio.tui.textual_private import dom_bindings
 from folio.tui.widgets.header import Crumbs
 

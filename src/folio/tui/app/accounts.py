@@ -122,7 +122,7 @@ class Choosing(Keeping):
         except Exception as exc:
             self.notify(str(exc) or type(exc).__name__, title="Profile", severity="error", markup=False)
             return
-        from folio.tui.screens.organizations import OrganizationsScreen
+        from folio.tui.screens.content.organizations import OrganizationsScreen
 
         old = self.services
         self.save_session()

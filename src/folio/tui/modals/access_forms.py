@@ -21,7 +21,8 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from folio.models.common import ROLES
-from folio.services.access import (
+from folio.services.errors import ServiceError
+from folio.services.people.access import (
     INVITE_EMAILS_MAX,
     NO_ROLE,
     NONE,
@@ -37,7 +38,6 @@ from folio.services.access import (
     setting_change,
     why_not_join,
 )
-from folio.services.errors import ServiceError
 from folio.tui.errors import notify_error
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.form import Field, FormModal
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from folio.models.invite import InvitedUsers, InviteLink
     from folio.models.member import SamlProvider, Team
     from folio.models.organization import Organization
-    from folio.services.access import AccessService, InviteDeletion
+    from folio.services.people.access import AccessService, InviteDeletion
 
 __all__ = [
     "InviteDeleteForm",

@@ -7,7 +7,7 @@ start_change_request     ``n`` on a space's change requests: the form, then the 
 ask_for_reviewers        the change request screen's key: the picker (members already asked, and you, left out)
 
 A change request cannot be made from a template here: the API applies a template by id, but lists no templates
-to pick from (``folio.services.authoring``).
+to pick from (``folio.services.review.authoring``).
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Any
 from textual.content import Content
 from textual.widget import Widget
 
-from folio.services.authoring import (
+from folio.services.errors import ServiceError
+from folio.services.review.authoring import (
     REVIEW_REQUESTS_NOT_OFFERED,
     AuthoringService,
     NewChangeRequest,
     ReviewRequestsNotOffered,
     check_subject,
 )
-from folio.services.errors import ServiceError
 from folio.tui.errors import error_message, notify_error
 from folio.tui.modals.form import Field, FormModal
 from folio.tui.modals.people_forms import PickingForm
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
     from folio.models.change_request import RequestedReviewer
     from folio.services import Services
-    from folio.services.people import PeopleService
+    from folio.services.people.people import PeopleService
 
 __all__ = ["NewChangeRequestModal", "RequestReviewersModal", "ask_for_reviewers", "start_change_request"]
 

@@ -16,9 +16,9 @@ from textual.content import Content
 from textual.widget import Widget
 
 from folio.services import format
-from folio.services.collections import delete_consequence
+from folio.services.content.collections import delete_consequence
 from folio.services.errors import ServiceError
-from folio.services.site_rules import Choice
+from folio.services.sites.site_rules import Choice
 from folio.services.writes import may_have_reached
 from folio.tui.errors import notify_error
 from folio.tui.modals.confirm import ConfirmModal

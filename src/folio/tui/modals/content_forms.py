@@ -21,18 +21,18 @@ from textual.widgets import SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from folio.models.space import KNOWN_LANGUAGES
-from folio.services.collections import DEFAULT_LEVELS, check_collection
+from folio.services.content.collections import DEFAULT_LEVELS, check_collection
+from folio.services.content.space_admin import REVIEWER_RULE, check_space, merge_mode, space_changes
 from folio.services.errors import ServiceError
-from folio.services.people_plan import member_name
-from folio.services.space_admin import REVIEWER_RULE, check_space, merge_mode, space_changes
+from folio.services.people.people_plan import member_name
 from folio.tui.errors import error_message
 from folio.tui.modals.form import Field, FormModal
 from folio.tui.safe import safe
 
 if TYPE_CHECKING:
     from folio.models.space import Collection, Space
-    from folio.services.collections import CollectionsService
-    from folio.services.space_admin import SpaceAdminService
+    from folio.services.content.collections import CollectionsService
+    from folio.services.content.space_admin import SpaceAdminService
 
 __all__ = ["EditCollectionModal", "EditSpaceModal", "NewCollectionModal", "Unchanged"]
 

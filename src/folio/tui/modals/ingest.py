@@ -3,8 +3,8 @@ and says how many conversations it holds (more than ``CONFIRM_ABOVE`` are sent o
 checked first; a bad one does not stop the others; a lost answer looked for before it is sent again), and the report
 says, item by item, what was sent and what was refused and why.
 
-IngestModal         the path -> :class:`~folio.services.conversations.IngestReport` | None; an unreadable file, or
-                    a large one not confirmed, keeps the form open with the path and says why
+IngestModal         the path -> :class:`~folio.services.insights.conversations.IngestReport` | None; an unreadable
+                    file, or a large one not confirmed, keeps the form open with the path and says why
 IngestReportModal   one line per item: sent, or refused with why
 """
 
@@ -21,7 +21,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from folio.services.conversations import (
+from folio.services.errors import Refusal
+from folio.services.insights.conversations import (
     CONFIRM_ABOVE,
     IngestOutcome,
     IngestReport,
@@ -30,13 +31,12 @@ from folio.services.conversations import (
     needs_confirming,
     read_conversations,
 )
-from folio.services.errors import Refusal
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.form import NOT_CHECKED, Field, FormModal
 from folio.tui.safe import safe
 
 if TYPE_CHECKING:
-    from folio.services.conversations import ConversationsService
+    from folio.services.insights.conversations import ConversationsService
 
 __all__ = ["IngestModal", "IngestReportModal", "NotConfirmed", "outcome_line"]
 

@@ -19,8 +19,8 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.widget import Widget
 
-from folio.services.comments import age, first_line
-from folio.services.outbox import FlushReport, OutboxItem, OutboxService, Step, outbox_of
+from folio.services.review.comments import age, first_line
+from folio.services.review.outbox import FlushReport, OutboxItem, OutboxService, Step, outbox_of
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.queued_list import QueuedListModal
 from folio.tui.safe import safe

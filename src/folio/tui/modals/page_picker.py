@@ -17,7 +17,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from folio.services.comments import PageChoice
+from folio.services.review.comments import PageChoice
 from folio.tui.safe import safe
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import Column, ResourceList, Row

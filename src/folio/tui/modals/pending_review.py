@@ -16,7 +16,7 @@ from textual import work
 from textual.binding import Binding, BindingType
 from textual.content import Content
 
-from folio.services.comments import age, first_line
+from folio.services.review.comments import age, first_line
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.queued_list import QueuedListModal
 from folio.tui.modals.text_entry import TextEntryModal
@@ -25,7 +25,7 @@ from folio.tui.widgets.resource_list import Column, ResourceList, Row
 
 if TYPE_CHECKING:
     from folio.services import Services
-    from folio.services.pending_review import HeldComment
+    from folio.services.review.pending_review import HeldComment
 
 __all__ = ["PendingReviewModal"]
 

@@ -18,7 +18,7 @@ from textual.widgets import SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from folio.services.errors import ServiceError
-from folio.services.people_plan import check_team_title, member_name, team_role_value
+from folio.services.people.people_plan import check_team_title, member_name, team_role_value
 from folio.tui.errors import error_message
 from folio.tui.modals.form import Field, FormModal
 from folio.tui.modals.site_forms import TypedConfirmModal
@@ -26,7 +26,7 @@ from folio.tui.safe import safe
 
 if TYPE_CHECKING:
     from folio.models.member import Member, Team
-    from folio.services.people import PeopleService
+    from folio.services.people.people import PeopleService
 
 __all__ = ["AddTeamMemberModal", "AddTeamMembersModal", "CreateTeamModal", "RenameTeamModal", "TypedConfirm"]
 

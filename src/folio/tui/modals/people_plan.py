@@ -2,7 +2,7 @@
 admins remain. A plan that leaves no admin (or changes nothing) is refused before sending; an accepted one is
 applied one member at a time with its progress shown, stops at the first refusal, and says which changes were
 made. The signed-in user's line says "(you)"; a plan that takes away their own admin role says so in a sentence
-and is sent only once they type their email. Closes with the :class:`~folio.services.people_plan.PlanOutcome`
+and is sent only once they type their email. Closes with the :class:`~folio.services.people.people_plan.PlanOutcome`
 (None when nothing was sent).
 """
 
@@ -19,7 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import RadioButton, RadioSet, Static
 
 from folio.services.errors import ServiceError
-from folio.services.people_plan import (
+from folio.services.people.people_plan import (
     ROLE_NAMES,
     SELF_DEMOTION,
     YOU,
@@ -35,8 +35,8 @@ from folio.tui.safe import safe
 
 if TYPE_CHECKING:
     from folio.models.member import Member
-    from folio.services.people import PeopleService
-    from folio.services.people_plan import RoleChange
+    from folio.services.people.people import PeopleService
+    from folio.services.people.people_plan import RoleChange
 
 __all__ = ["RolePlanModal"]
 

@@ -32,7 +32,7 @@ from folio.tui.safe import safe
 
 if TYPE_CHECKING:
     from folio.models.change_request import ChangeRequest
-    from folio.services.preflight import Check, Preflight, PreflightService
+    from folio.services.review.preflight import Check, Preflight, PreflightService
 
 __all__ = ["FIX_ACTIONS", "MergeAnywayModal", "PreflightModal", "ask_before_merge", "checklist"]
 

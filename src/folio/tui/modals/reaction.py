@@ -14,7 +14,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from folio.services.comments import COMMON_REACTIONS
+from folio.services.review.comments import COMMON_REACTIONS
 from folio.tui.safe import safe
 
 __all__ = ["COMMON_REACTIONS", "ReactionModal", "shown"]

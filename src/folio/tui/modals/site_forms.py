@@ -30,7 +30,7 @@ from textual.widgets.selection_list import Selection
 
 from folio.models.site import Site
 from folio.services.errors import ServiceError
-from folio.services.sites import KNOWN_SITE_TYPES, SITE_VISIBILITIES, Choice, check_setting
+from folio.services.sites.sites import KNOWN_SITE_TYPES, SITE_VISIBILITIES, Choice, check_setting
 from folio.tui.errors import error_message
 from folio.tui.modals.form import NOT_CHECKED, Field, FormModal
 from folio.tui.safe import safe
@@ -38,7 +38,7 @@ from folio.tui.widgets.plain import shown_plainly
 
 if TYPE_CHECKING:
     from folio.models.space import SpaceSummary
-    from folio.services.sites import SiteService
+    from folio.services.sites.sites import SiteService
 
 __all__ = ["ChoiceModal", "CreateSiteModal", "TypedConfirmModal", "plain_fields", "shown_plainly", "untouched"]
 

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 from textual.content import Content
 
 from folio.models.openapi import OpenAPISpec
-from folio.services.references import slug_problem, url_problem
+from folio.services.insights.references import slug_problem, url_problem
 from folio.tui.modals.form import Field, FormModal
 from folio.tui.safe import safe
 
 if TYPE_CHECKING:
-    from folio.services.references import ReferenceService
+    from folio.services.insights.references import ReferenceService
 
 __all__ = ["NewSpecForm", "SpecSourceForm"]
 

@@ -2,7 +2,7 @@
 sections) or a site space.
 
 Both are :class:`~folio.tui.modals.form.FormModal` forms: the spec's limits are checked as you type (``check(kind,
-values)`` -> field: problem) and so is a condition (:mod:`folio.services.conditions`: the column where it breaks
+values)`` -> field: problem) and so is a condition (:mod:`folio.services.sites.conditions`: the column where it breaks
 and what was expected there); ``ctrl+s`` sends; a refusal is shown next to the field it names and what was typed
 stays (``esc`` keeps it as a draft too); a write whose answer was lost is looked for (``find_sent``) before it can
 be sent again. The edit form opens on the server's exact values (a field draws control characters as visible
@@ -24,7 +24,7 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Label, Select, SelectionList
 from textual.widgets.select import InvalidSelectValueError
 
-from folio.services.conditions import problem as condition_problem
+from folio.services.sites.conditions import problem as condition_problem
 from folio.tui.modals.form import NOT_CHECKED, Field, FormModal
 from folio.tui.modals.site_forms import plain_fields, untouched
 from folio.tui.safe import safe

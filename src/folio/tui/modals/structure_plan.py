@@ -23,7 +23,7 @@ from textual.widgets import Button, ProgressBar, Static
 
 from folio.services.errors import ServiceError
 from folio.services.format import count
-from folio.services.structure import StepFailed
+from folio.services.sites.structure import StepFailed
 from folio.tui.errors import error_message
 from folio.tui.safe import safe
 from folio.tui.widgets.resource_browser import ResourceBrowser
@@ -32,7 +32,7 @@ from folio.tui.widgets.structure_editor.effects import default_changes
 from folio.tui.widgets.structure_editor.lookups import answer_lost
 
 if TYPE_CHECKING:
-    from folio.services.structure import Layout, Plan, StructureService, StructureTree
+    from folio.services.sites.structure import Layout, Plan, StructureService, StructureTree
 
 __all__ = ["PlanResult", "StructurePlanModal"]
 

@@ -16,13 +16,13 @@ from textual.widgets import Input, OptionList, Select
 from textual.widgets.option_list import Option
 
 from folio.models.translation import Translation
-from folio.services.translations import LANGUAGE_NAMES, language_label, match_languages, resolve_language
+from folio.services.content.translations import LANGUAGE_NAMES, language_label, match_languages, resolve_language
 from folio.tui.modals.form import Field, FormModal
 from folio.tui.safe import safe
 
 if TYPE_CHECKING:
     from folio.models.space import SpaceSummary
-    from folio.services.translations import TranslationService
+    from folio.services.content.translations import TranslationService
 
 __all__ = ["NewTranslationForm"]
 

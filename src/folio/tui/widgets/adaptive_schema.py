@@ -20,7 +20,7 @@ from textual.content import Content
 from textual.widgets import Static, TextArea
 
 from folio.services.errors import ServiceError
-from folio.services.sites import STARTER_SCHEMA, claim_counts, parse_schema, schema_text
+from folio.services.sites.sites import STARTER_SCHEMA, claim_counts, parse_schema, schema_text
 from folio.services.writes import may_have_reached
 from folio.tui.clipboard import copy
 from folio.tui.errors import error_message, notify_error

@@ -21,7 +21,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from folio.services import format
-from folio.services.diff import MarkdownDiff, PageMove, diff_markdown, page_moves
+from folio.services.review.diff import MarkdownDiff, PageMove, diff_markdown, page_moves
 from folio.tui.actions import Explains
 from folio.tui.safe import safe
 from folio.tui.widgets.diff_comment import comment_from_diff
@@ -35,9 +35,9 @@ if TYPE_CHECKING:
     from textual import events
 
     from folio.models.change_request import ChangeRequest
-    from folio.services.diff import DiffLine
-    from folio.services.review import ChangeSet, Overview, PageChange, Reviewer
-    from folio.services.viewed import ViewedMarks
+    from folio.services.review.diff import DiffLine
+    from folio.services.review.review import ChangeSet, Overview, PageChange, Reviewer
+    from folio.services.review.viewed import ViewedMarks
 
 __all__ = ["SIDE_BY_SIDE_MIN", "ChangeOverview", "ChangesPane", "when"]
 
@@ -74,7 +74,7 @@ def _reviewer_line(reviewer: Reviewer) -> Content:
 
 
 class ChangeOverview(VerticalScroll, can_focus=True):
-    """Shows an :class:`~folio.services.review.Overview`; keys scroll it (it takes focus)."""
+    """Shows an :class:`~folio.services.review.review.Overview`; keys scroll it (it takes focus)."""
 
     DEFAULT_CSS = """
     ChangeOverview { height: 1fr; padding: 0 1; }

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 
-from folio.services.collections import LOOSE, ContentTree, visible_rows
+from folio.services.content.collections import LOOSE, ContentTree, visible_rows
 from folio.tui.safe import safe
 from folio.tui.widgets.resource_list import Column, Row
 

@@ -26,7 +26,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
 
-from folio.services.collections import (
+from folio.services.content.collections import (
     LOOSE,
     ContentTree,
     Placement,

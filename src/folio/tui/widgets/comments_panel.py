@@ -21,7 +21,8 @@ from textual.content import Content
 from textual.message import Message
 
 from folio.models.comment import Comment
-from folio.services.comments import (
+from folio.services.errors import ServiceError
+from folio.services.review.comments import (
     STATUSES,
     CommentList,
     Queued,
@@ -31,8 +32,7 @@ from folio.services.comments import (
     may,
     plain_markdown,
 )
-from folio.services.comments import reactions_summary as summary
-from folio.services.errors import ServiceError
+from folio.services.review.comments import reactions_summary as summary
 from folio.tui.errors import notify_error
 from folio.tui.modals.page_picker import WHOLE, PagePickerModal
 from folio.tui.modals.reaction import shown
@@ -47,7 +47,7 @@ from folio.tui.widgets.resource_panel import ResourcePanel
 
 if TYPE_CHECKING:
     from folio.services import Services
-    from folio.services.detached import Detached
+    from folio.services.review.detached import Detached
 
 __all__ = ["BlockHead", "CommentsPanel", "PageHead", "PagePickerModal"]
 

@@ -5,8 +5,8 @@ visitor schema that match what is typed, to pick by keyboard or mouse.
         down          (in the field) go to the matching conditions
         up / down     choose one; enter (or a click) puts it in the field; esc, or up from the first, goes back
 
-``load()`` gives the :class:`~folio.services.sites.ConditionChoices` (None: nothing to offer). An empty field is a
-condition removed: the form sends null.
+``load()`` gives the :class:`~folio.services.sites.site_schema.ConditionChoices` (None: nothing to offer). An empty
+field is a condition removed: the form sends null.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from folio.services.errors import ServiceError
-from folio.services.sites import ConditionChoices, matching_conditions
+from folio.services.sites.sites import ConditionChoices, matching_conditions
 from folio.tui.errors import error_message
 from folio.tui.safe import safe
 

@@ -20,9 +20,9 @@ from textual.app import ComposeResult
 from textual.content import Content
 from textual.widgets import Static
 
-from folio.services.blocks import block_at
-from folio.services.comments import Queued, first_line
 from folio.services.errors import ServiceError
+from folio.services.review.blocks import block_at
+from folio.services.review.comments import Queued, first_line
 from folio.tui.errors import notify_error
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.form import Field
@@ -36,8 +36,8 @@ if TYPE_CHECKING:
 
     from folio.models.change_request import ChangeRequest
     from folio.services import Services
-    from folio.services.diff import DiffLine
-    from folio.services.review import PageChange
+    from folio.services.review.diff import DiffLine
+    from folio.services.review.review import PageChange
 
 __all__ = ["BlockCommentModal", "Target", "comment_from_diff", "target_of"]
 

@@ -12,7 +12,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
-from folio.services.diff import DiffLine, SideRow
+from folio.services.review.diff import DiffLine, SideRow
 from folio.tui.textual_private import divide_line
 
 __all__ = ["WORD_WRAP_MAX", "DiffDrawing"]

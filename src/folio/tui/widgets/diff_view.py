@@ -1,6 +1,6 @@
 """A markdown diff that draws only the lines on screen (the line API), unified or side by side.
 
-    view.show(diff)              # a folio.services.diff.MarkdownDiff (its text already made safe)
+    view.show(diff)              # a folio.services.review.diff.MarkdownDiff (its text already made safe)
     view.show(None, "Nothing")   # a message instead of a diff
     view.side_by_side = True     # two columns: before | after
     view.jump(+1)                # the next hunk (False when there is none): ]c, n
@@ -29,7 +29,7 @@ from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
-from folio.services.diff import DiffLine, MarkdownDiff, SideRow
+from folio.services.review.diff import DiffLine, MarkdownDiff, SideRow
 from folio.tui.widgets.diff_drawing import DiffDrawing
 from folio.tui.widgets.line_api import finished_lines, kept_vertical_scrollbar, lines_kept
 

@@ -1,5 +1,5 @@
 """``@`` in a text field offers people to mention: the space's commenters and its organization's members, filtered
-as one types (name or email), inserted as the markdown the service reads (``folio.services.mentions``).
+as one types (name or email), inserted as the markdown the service reads (``folio.services.review.mentions``).
 
 Mixed into a screen that holds text fields (the forms base does it: every comment, reply and description)::
 
@@ -22,7 +22,7 @@ from textual.widgets import Input, OptionList, TextArea
 from textual.widgets.option_list import Option
 
 from folio.services.errors import ServiceError
-from folio.services.mentions import Person, markdown_of, pick
+from folio.services.review.mentions import Person, markdown_of, pick
 from folio.tui.safe import safe
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from textual.content import Content
 
 from folio.models.emoji import as_character
-from folio.services.space import PageEntry
+from folio.services.content.space import PageEntry
 from folio.tui.safe import safe
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import Column, Row

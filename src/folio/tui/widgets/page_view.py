@@ -14,8 +14,8 @@ from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
 from folio.models.common import Page
-from folio.services.search import section_index
-from folio.services.space import PageEntry
+from folio.services.content.search import section_index
+from folio.services.content.space import PageEntry
 from folio.tui.clipboard import is_https
 from folio.tui.safe import safe
 from folio.tui.widgets.markdown_view import SafeMarkdown

@@ -16,8 +16,8 @@ from folio.tui.safe import safe
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from folio.services.pending_review import PendingReview
-    from folio.services.sweep import Sweep
+    from folio.services.review.pending_review import PendingReview
+    from folio.services.review.sweep import Sweep
 
 __all__ = ["ReviewBar", "SweepHost", "bar", "sweep_below"]
 

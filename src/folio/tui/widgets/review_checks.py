@@ -22,8 +22,8 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
-from folio.services.forecast import Forecast, Overlap
-from folio.services.review_lint import Kind, LintItem, LintReport
+from folio.services.review.forecast import Forecast, Overlap
+from folio.services.review.review_lint import Kind, LintItem, LintReport
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
 from folio.tui.navigation import Open
@@ -36,7 +36,7 @@ from folio.tui.widgets.resource_list import Column, ResourceList, Row
 if TYPE_CHECKING:
     from folio.models.change_request import ChangeRequest
     from folio.services import Services
-    from folio.services.review import ChangeSet
+    from folio.services.review.review import ChangeSet
 
 __all__ = ["LABELS", "ReviewChecks", "checks_summary"]
 

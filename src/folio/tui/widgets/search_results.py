@@ -1,4 +1,4 @@
-"""The pieces of the search screens (``folio.tui.screens.search``): the query box with its history, the rows of
+"""The pieces of the search screens (``folio.tui.screens.content.search``): the query box with its history, the rows of
 results (a space, its pages, each page's matching sections, a row that loads more) and text from the server
 with the searched words highlighted (spans added to plain text: nothing from the server is read as markup).
 """
@@ -14,7 +14,7 @@ from textual.message import Message
 from textual.widgets import Input
 
 from folio.services import format
-from folio.services.search import PageHit, SectionHit, SpaceHits, match_spans
+from folio.services.content.search import PageHit, SectionHit, SpaceHits, match_spans
 from folio.tui.safe import safe
 from folio.tui.screens.base import CRUMB
 from folio.tui.widgets.resource_list import Column, Row

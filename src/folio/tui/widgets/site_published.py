@@ -18,7 +18,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from folio.services.errors import ServiceError
-from folio.services.sites import OutlineNode, outline, structure_summary
+from folio.services.sites.sites import OutlineNode, outline, structure_summary
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
 from folio.tui.safe import safe
@@ -26,7 +26,7 @@ from folio.tui.widgets.site_structure_view import OutlineTree
 
 if TYPE_CHECKING:
     from folio.services import Services
-    from folio.services.sites import PublishedView
+    from folio.services.sites.sites import PublishedView
 
 __all__ = ["WIDE", "PublishedBeside", "SitePublishedView"]
 

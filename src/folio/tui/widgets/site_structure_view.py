@@ -1,6 +1,6 @@
 """A site's structure as a read-only tree: groups, sections and their site spaces, external links.
 
-OutlineTree         a Tree of :class:`folio.services.sites.OutlineNode`, labels made safe (never markup);
+OutlineTree         a Tree of :class:`folio.services.sites.site_rules.OutlineNode`, labels made safe (never markup);
                     the published view uses it too, with each item's published URL
 SiteStructureView   the Structure tab when the structure editor is not installed: loads the site's
                     structure and shows it, read-only
@@ -20,7 +20,7 @@ from textual.widgets import Static, Tree
 from textual.widgets.tree import TreeNode
 
 from folio.services.errors import ServiceError
-from folio.services.sites import OutlineNode, outline, structure_summary
+from folio.services.sites.sites import OutlineNode, outline, structure_summary
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
 from folio.tui.safe import safe

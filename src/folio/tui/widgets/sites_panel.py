@@ -16,7 +16,7 @@ from textual.content import Content
 
 from folio.models.site import Site
 from folio.services.errors import ServiceError
-from folio.services.sites import next_published_filter, published_filter_label
+from folio.services.sites.sites import next_published_filter, published_filter_label
 from folio.tui.errors import notify_error
 from folio.tui.modals.site_forms import CreateSiteModal, TypedConfirmModal
 from folio.tui.navigation import Ids, remember

@@ -20,12 +20,12 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from folio.services.diff import diff_markdown
+from folio.services.content.space import FileEntry, LinksReport, PageEntry
+from folio.services.content.space_admin import FileUses, RevisionFacts
 from folio.services.errors import ServiceError
-from folio.services.review import ChangeSet, PageChange
-from folio.services.site_rules import Choice
-from folio.services.space import FileEntry, LinksReport, PageEntry
-from folio.services.space_admin import FileUses, RevisionFacts
+from folio.services.review.diff import diff_markdown
+from folio.services.review.review import ChangeSet, PageChange
+from folio.services.sites.site_rules import Choice
 from folio.tui.actions import Explains
 from folio.tui.errors import error_message
 from folio.tui.modals.site_forms import ChoiceModal

@@ -16,8 +16,7 @@ from textual.content import Content
 from textual.message import Message
 
 from folio.models.change_request import ChangeRequest
-from folio.services.errors import ServiceError
-from folio.services.space import (
+from folio.services.content.space import (
     CR_STATUSES,
     FileEntry,
     LinkEntry,
@@ -26,6 +25,7 @@ from folio.services.space import (
     change_request_cells,
     next_cr_status,
 )
+from folio.services.errors import ServiceError
 from folio.tui.navigation import Ids
 from folio.tui.safe import safe
 from folio.tui.screens.base import Item

@@ -1,10 +1,10 @@
-"""A node in hand over any tree of nodes with parents (a :class:`~folio.services.structure.Layout`): picked up by a
-key or the mouse, shown at one landing spot after another, then dropped or put back. The tree shows it where it
+"""A node in hand over any tree of nodes with parents (a :class:`~folio.services.sites.structure.Layout`): picked up by
+a key or the mouse, shown at one landing spot after another, then dropped or put back. The tree shows it where it
 would land; what a drop does (a request, a queued change) is up to the one holding the grab.
 
 Two trees use it: a site's structure (``structure_editor.grab``, whose spots are sections, groups and site
 spaces) and an organization's collections and spaces (``collections_tree``). Each computes its own landing spots
-(:class:`~folio.services.structure.Spot`, in the order of the tree's rows) and names its nodes; the grab only
+(:class:`~folio.services.sites.structure.Spot`, in the order of the tree's rows) and names its nodes; the grab only
 moves the node through them.
 
 No Textual here: rows and columns are plain numbers.
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, Self
 
-from folio.services.structure import Layout, Spot, spot_index
+from folio.services.sites.structure import Layout, Spot, spot_index
 
 __all__ = ["Declined", "Laid", "TreeGrab"]
 

@@ -10,7 +10,7 @@ from textual.content import Content
 
 from folio.services.errors import ServiceError
 from folio.services.format import count
-from folio.services.structure import EDITABLE, GROUP, NOUNS, SECTION, SPACE, field_problems
+from folio.services.sites.structure import EDITABLE, GROUP, NOUNS, SECTION, SPACE, field_problems
 from folio.tui.errors import error_message
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.structure_forms import EditNodeModal, NewNodeModal
@@ -18,7 +18,7 @@ from folio.tui.modals.structure_plan import StructurePlanModal
 from folio.tui.widgets.structure_editor import lookups
 
 if TYPE_CHECKING:
-    from folio.services.sites import ConditionChoices
+    from folio.services.sites.sites import ConditionChoices
     from folio.tui.widgets.structure_editor.view import StructureEditor
 
 __all__ = ["edit_node", "leave_batch", "new_node", "remove_node", "show_plan"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from folio.services.structure import SECTION, SPACE, Layout, Move, StructureTree
+from folio.services.sites.structure import SECTION, SPACE, Layout, Move, StructureTree
 
 __all__ = ["default_changes", "defaults_near", "hidden_default"]
 

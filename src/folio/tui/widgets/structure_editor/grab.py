@@ -8,7 +8,7 @@ No Textual here: rows and columns are plain numbers.
 
 from __future__ import annotations
 
-from folio.services.structure import GROUP, LINK, SECTION, SPACE, StructureTree, spots
+from folio.services.sites.structure import GROUP, LINK, SECTION, SPACE, StructureTree, spots
 from folio.tui.widgets.tree_grab import Declined, TreeGrab
 
 __all__ = ["Declined", "Grab"]

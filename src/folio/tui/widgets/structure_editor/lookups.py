@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from folio.services.structure import GROUP, NOUNS, SECTION, StructureTree
+from folio.services.sites.structure import GROUP, NOUNS, SECTION, StructureTree
 from folio.services.writes import may_have_reached
 from folio.tui.widgets.structure_editor.send_queue import Change
 

@@ -17,7 +17,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from folio.services.format import count
-from folio.services.structure import GROUP, SECTION, SPACE, Node, StructureTree
+from folio.services.sites.structure import GROUP, SECTION, SPACE, Node, StructureTree
 from folio.tui.safe import safe
 from folio.tui.widgets.resource_list import Column, render_cells
 

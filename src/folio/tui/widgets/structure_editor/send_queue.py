@@ -1,6 +1,6 @@
 """The send queue of the structure editor: changes already shown in the tree, sent to the service one at a time,
 in the order they were made. A refusal stops it; every job still queued is then rolled back, last first, so the
-tree can go back to what the service holds. (Not the offline outbox of ``folio.services.outbox``: nothing here
+tree can go back to what the service holds. (Not the offline outbox of ``folio.services.review.outbox``: nothing here
 outlives the editor.)
 
 No Textual here: the edit session drives it, and tests drive the session.
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from folio.services.errors import ServiceError
-from folio.services.structure import Move
+from folio.services.sites.structure import Move
 
 __all__ = ["Change", "Job", "SendQueue"]
 

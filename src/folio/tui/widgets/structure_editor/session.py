@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from folio.services.errors import ServiceError
-from folio.services.structure import (
+from folio.services.sites.structure import (
     GROUP,
     NOUNS,
     SECTION,
@@ -42,7 +42,7 @@ from folio.tui.widgets.structure_editor.grab import Declined, Grab
 from folio.tui.widgets.structure_editor.send_queue import Change, Job, SendQueue
 
 if TYPE_CHECKING:
-    from folio.services.structure import StructureService
+    from folio.services.sites.structure import StructureService
 
 __all__ = ["Declined", "EditSession", "Grab", "Outcome", "Refusal"]
 

@@ -17,7 +17,7 @@ from textual.strip import Strip
 
 from folio.services.errors import ServiceError
 from folio.services.format import count
-from folio.services.structure import EDITABLE, GROUP, SECTION, SPACE, Move, StructureTree
+from folio.services.sites.structure import EDITABLE, GROUP, SECTION, SPACE, Move, StructureTree
 from folio.tui import styles_dir
 from folio.tui.collector import BULK, bulk_loaded, bulk_released
 from folio.tui.errors import error_message

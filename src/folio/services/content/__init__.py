@@ -1,0 +1,1 @@
+"""Content: organizations, collections, spaces and their pages, search, trash, translations."""

@@ -1,0 +1,1 @@
+"""API references and insights: OpenAPI specs, readers' conversations, issues clusters, the agent."""

@@ -1,0 +1,1 @@
+"""People and access: members, teams, single sign-on, the organization's settings."""

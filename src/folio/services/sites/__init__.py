@@ -1,0 +1,1 @@
+"""Sites: published docs sites, their sections, site spaces and adaptive content."""

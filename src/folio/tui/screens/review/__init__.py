@@ -1,0 +1,1 @@
+"""Review: change requests, their diffs, comments and threads, verdicts and merges."""
