@@ -30,14 +30,32 @@ from textual.widgets._header import HeaderTitle
 from folio.services import Services
 from folio.tui import routes
 from folio.tui.app import CRUMB, FolioApp
+from folio.tui.declare import Route
 from folio.tui.modals.help import HelpModal
 from folio.tui.screens.base import FolioScreen
 from folio.tui.widgets.command_line import CommandLine, CommandLineScreen
 from tests.tui.conftest import settle
 
+REAL: dict[str, Route] = {}
+"""The real routes the ``place_routes`` fixture replaced."""
+
 
 class Place(FolioScreen):
     """A screen with a name, an optional space id and one key of its own."""
+
+    @classmethod
+    def from_route(  # type: ignore[override]
+        cls, route: Route, services: Services, ids: Any, *, title: str | None, trail: tuple[str, ...]
+    ) -> Any:
+        """A Place for ids with a ``name``; the real screen otherwise (the :cr test puts a fake change request
+        screen in its place)."""
+        if cls is not Place:  # a subclass (the fake change request screen) is built as any screen is
+            return super().from_route(route, services, ids, title=title, trail=trail)
+        if "name" not in ids:
+            real = REAL[route.kind]
+            screen: Any = getattr(importlib.import_module(real.module), real.screen)
+            return screen.from_route(real, services, ids, title=title, trail=trail)
+        return cls(services, ids["name"], trail=trail)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("x", "poke", "Poke", id="place.poke", tooltip="Count a poke"),
@@ -91,17 +109,10 @@ def place(services: Services) -> Callable[..., Callable[[], Place]]:
 def place_routes(monkeypatch: pytest.MonkeyPatch) -> None:
     """Spaces, sites and change requests remembered here open as Places named by their ``name`` id."""
 
-    def builder(real: Any) -> Any:
-        def build(services: Services, ids: Any, title: str | None, trail: tuple[str, ...]) -> Any:
-            if "name" not in ids:  # a real one (the :cr test puts a fake change request screen in its place)
-                return real(services, ids, title, trail)
-            return Place(services, ids["name"], trail=trail)
-
-        return build
-
     for kind in ("space", "site", "change-request"):
         route = routes.ROUTES[kind]
-        monkeypatch.setitem(routes.ROUTES, kind, dataclasses.replace(route, builder=builder(route.builder)))
+        REAL[kind] = route
+        monkeypatch.setitem(routes.ROUTES, kind, dataclasses.replace(route, module=__name__, screen="Place", ids=()))
 
 
 async def open_at(app: FolioApp, pilot: Any, *screens: Place) -> None:

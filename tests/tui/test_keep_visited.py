@@ -18,9 +18,11 @@ from folio.services import Services
 from folio.tui import routes
 from folio.tui.app import FolioApp
 from folio.tui.app.navigation import KEEP_VISITED
+from folio.tui.declare import Route
 from folio.tui.screens.base import FolioScreen
 from folio.tui.screens.content.organization import OrganizationScreen
 from folio.tui.screens.content.organizations import OrganizationsScreen
+from folio.tui.screens.content.space import SPACE, SpaceScreen
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from tests.tui.conftest import settle
 
@@ -36,6 +38,15 @@ class Room(FolioScreen):
         self.refreshes = 0
         Room.built += 1
 
+    @classmethod
+    def from_route(  # type: ignore[override]
+        cls, route: Route, services: Services, ids: Any, *, title: str | None, trail: tuple[str, ...]
+    ) -> Any:
+        """A Room for ids with a ``name``; a real space's screen otherwise."""
+        if "name" in ids:
+            return cls(services, ids["name"], trail)
+        return SpaceScreen.from_route(SPACE, services, ids, title=title, trail=trail)
+
     def compose(self) -> ComposeResult:
         yield Static(Content(f"Room {self.crumb}"))
 
@@ -46,14 +57,8 @@ class Room(FolioScreen):
 @pytest.fixture(autouse=True)
 def room_route(monkeypatch: pytest.MonkeyPatch) -> None:
     """``space`` routes with a ``name`` id open Rooms (a real space id still opens the real screen)."""
-    real = routes.ROUTES["space"].builder
-
-    def build(services: Services, ids: Any, title: str | None, trail: tuple[str, ...]) -> Any:
-        if "name" in ids:
-            return Room(services, ids["name"], trail)
-        return real(services, ids, title, trail)
-
-    monkeypatch.setitem(routes.ROUTES, "space", dataclasses.replace(routes.ROUTES["space"], builder=build))
+    room = dataclasses.replace(routes.ROUTES["space"], module=__name__, screen="Room", ids=())  # ids: Room's own
+    monkeypatch.setitem(routes.ROUTES, "space", room)
     Room.built = 0
 
 

@@ -164,12 +164,8 @@ async def test_the_spaces_tab_lists_every_space(open_app: Any, org_screen: Any, 
 
 
 async def test_a_screen_that_cannot_be_built_is_said_in_words(open_app: Any, org_screen: Any, monkeypatch: Any) -> None:
-    def missing(*args: Any) -> Any:
-        raise ModuleNotFoundError(
-            "No module named 'folio.tui.screens.content.space'", name="folio.tui.screens.content.space"
-        )
-
-    monkeypatch.setitem(routes.ROUTES, "space", dataclasses.replace(routes.ROUTES["space"], builder=missing))
+    gone = dataclasses.replace(routes.ROUTES["space"], module="folio.tui.screens.content.gone")
+    monkeypatch.setitem(routes.ROUTES, "space", gone)
     async with open_app(org_screen) as (app, pilot):
         await pilot.press("2", "enter")
         await settle(pilot)

@@ -145,9 +145,8 @@ def _beyond_first_screen(modules: set[str]) -> list[str]:
     out = []
     for package, allowed in FIRST_SCREEN.items():
         for module in modules:
-            if module.startswith(package + "."):
-                if module[len(package) + 1 :] not in allowed:
-                    out.append(module)
+            if module.startswith(package + ".") and module[len(package) + 1 :] not in allowed:
+                out.append(module)
     return sorted(out)
 
 

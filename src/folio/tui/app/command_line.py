@@ -100,7 +100,7 @@ class CommandLine(Navigation):
         org_id, index = found
         ids: dict[str, Any] = {"org_id": org_id}
         if argument:
-            ids["query"] = argument
+            ids["words"] = argument
         if index < 0:
             return lambda: self.jump(lambda: self.screen_for(route.kind, ids, trail=("Organizations",)))
         stack = self.trail_screens

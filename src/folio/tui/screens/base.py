@@ -10,7 +10,7 @@ why in :meth:`FolioScreen.why_not`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, NamedTuple, Self
 
 from textual import events, on
 from textual.binding import Binding, BindingType
@@ -27,6 +27,7 @@ from folio.tui.textual_private import css_update_count
 
 if TYPE_CHECKING:
     from folio.services import Services
+    from folio.tui.declare import Route
 
 __all__ = ["CRUMB", "FolioScreen", "Item"]
 
@@ -73,6 +74,17 @@ class FolioScreen(Screen[None], Explains):
         super().__init__()
         self.services = services
         self.parent_trail = trail
+
+    @classmethod
+    def from_route(
+        cls, route: Route, services: Services, ids: Ids, *, title: str | None, trail: tuple[str, ...]
+    ) -> Self:
+        """The screen of ``route`` for ``ids`` (``folio.tui.routes.build``): the route's ids in their order, then
+        the optional ones given, by name, and ``title`` if the route says the screen takes it."""
+        given = {name: ids[name] for name in route.optional if ids.get(name) is not None}
+        if route.titled:
+            given["title"] = title
+        return cls(services, *(ids[name] for name in route.ids), trail=trail, **given)  # type: ignore[call-arg]
 
     @property
     def trail(self) -> tuple[str, ...]:

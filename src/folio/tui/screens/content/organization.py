@@ -27,13 +27,13 @@ from textual.widget import Widget
 from textual.widgets import Header, Input, TabbedContent, TabPane
 
 from folio.services.errors import ServiceError
-from folio.tui import styles_dir
+from folio.tui import routes, styles_dir
+from folio.tui.declare import Route
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first, connection_of, reads_cache_first
 from folio.tui.navigation import Open
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
-from folio.tui.screens.content.organization_areas import AREAS
 from folio.tui.screens.content.organization_content import ContentActions
 from folio.tui.screens.content.organization_lists import (
     NO_SPACES,
@@ -57,6 +57,18 @@ if TYPE_CHECKING:
 
 __all__ = ["CONTENT_TABS", "NO_SPACES", "SPACE_COLUMNS", "TABS", "OrganizationScreen"]
 
+ORGANIZATION = Route(
+    kind="organization",
+    noun="organization",
+    screen="OrganizationScreen",
+    ids=("org_id",),
+    verbs=("org", "orgs", "organization", "organisation"),
+    find="title",
+    titled=True,
+    order=10,
+    summary="an organization: its collections, spaces, change request inbox and sites",
+)
+
 TABS = ("collections", "spaces", "change-requests", "sites")
 TAB_LABELS = {"collections": "Collections", "spaces": "Spaces", "change-requests": "Change requests", "sites": "Sites"}
 PAINT_WAIT = 1.0
@@ -73,7 +85,7 @@ def _tab_binding(key: str, tab: str, label: str) -> Binding:
 class OrganizationScreen(FolioScreen, ContentActions, ContentLoading):
     """The organization ``org_id``; ``title`` names it in the trail until it is loaded."""
 
-    ROUTE: ClassVar[str | None] = "organization"
+    ROUTE: ClassVar[str | None] = ORGANIZATION.kind
 
     CSS_PATH = [styles_dir() / "organization.tcss"]
     AUTO_FOCUS = "ResourceList"
@@ -89,8 +101,9 @@ class OrganizationScreen(FolioScreen, ContentActions, ContentLoading):
         Binding("ctrl+f", "search", "Search", show=False, priority=True, id="organization.search",
                 tooltip="Search the organization's pages (:search)"),
         *(
-            Binding(key, f"open_area('{kind}')", label, show=False, id=f"organization.open-{kind}", tooltip=tooltip)
-            for key, kind, label, tooltip in AREAS
+            Binding(r.key, f"open_area('{r.kind}')", r.label, show=False, id=f"organization.open-{r.kind}",
+                    tooltip=r.key_hint)
+            for r in routes.shortcuts()
         ),
     ]  # fmt: skip
 

@@ -22,6 +22,7 @@ from folio.services import format
 from folio.services.content.search import SearchPage, SpaceHits, check_words, merge_pages
 from folio.services.errors import ServiceError
 from folio.tui import styles_dir
+from folio.tui.declare import Route
 from folio.tui.errors import error_message
 from folio.tui.navigation import Open
 from folio.tui.safe import safe
@@ -36,6 +37,32 @@ if TYPE_CHECKING:
 
 __all__ = ["DEBOUNCE", "SearchScreen", "SpaceSearchScreen"]
 
+SEARCH = Route(
+    kind="search",
+    noun="search",
+    plural="searches",
+    screen="SearchScreen",
+    verbs=("search", "find"),
+    find="organization",
+    key="F",
+    label="Search",
+    hint="Search the organization's pages",
+    order=40,
+    summary="the organization's pages that match [words], by space and section; enter opens one",
+)
+
+SPACE_SEARCH = Route(
+    kind="space-search",
+    noun="space search",
+    plural="space searches",
+    screen="SpaceSearchScreen",
+    ids=("space_id",),
+    optional=("words",),
+    go_to=False,
+    order=41,
+    summary="a space's pages that match the words typed, by section; enter opens one",
+)
+
 DEBOUNCE = 0.3
 """Seconds of quiet in the query box before the words typed are searched."""
 
@@ -43,7 +70,7 @@ DEBOUNCE = 0.3
 class SearchScreen(FolioScreen):
     """The organization's content that matches the words typed, by space, page and section."""
 
-    ROUTE: ClassVar[str | None] = "search"
+    ROUTE: ClassVar[str | None] = SEARCH.kind
     CSS_PATH = [styles_dir() / "search.tcss"]
     AUTO_FOCUS = "QueryBox"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -313,7 +340,7 @@ class SearchScreen(FolioScreen):
 class SpaceSearchScreen(SearchScreen):
     """One space's pages that match the words typed, by page and section (the space search endpoint)."""
 
-    ROUTE: ClassVar[str | None] = "space-search"
+    ROUTE: ClassVar[str | None] = SPACE_SEARCH.kind
     SCOPE = "in this space"
 
     def __init__(self, services: Services, space_id: str, *, words: str = "", trail: tuple[str, ...] = ()) -> None:

@@ -23,6 +23,7 @@ from folio.services.content.space import FileEntry, LinksReport, PageEntry, Spac
 from folio.services.content.space_admin import space_header
 from folio.services.errors import ServiceError
 from folio.tui import styles_dir
+from folio.tui.declare import Route
 from folio.tui.errors import error_message, notify_error
 from folio.tui.fresh import cache_first
 from folio.tui.navigation import Open
@@ -44,6 +45,19 @@ if TYPE_CHECKING:
 
 __all__ = ["SpaceScreen"]
 
+SPACE = Route(
+    kind="space",
+    noun="space",
+    screen="SpaceScreen",
+    ids=("space_id",),
+    optional=("page_id", "anchor"),
+    verbs=("space",),
+    find="title",
+    titled=True,
+    order=20,
+    summary="a space: pages, files, links, change requests, comments",
+)
+
 TABS = ("tab-pages", "tab-files", "tab-links", "tab-crs", "tab-comments", "tab-revision")
 NARROW = 70
 GONE = "Deleted: restore it (:trash, u) to see its pages."
@@ -57,7 +71,7 @@ def _tab_binding(key: str, tab: str, label: str, tooltip: str) -> Binding:
 class SpaceScreen(FolioScreen, SpaceChanges):
     """A space's pages, files, links, change requests and comments."""
 
-    ROUTE: ClassVar[str | None] = "space"
+    ROUTE: ClassVar[str | None] = SPACE.kind
 
     CSS_PATH = [styles_dir() / "space.tcss"]
     AUTO_FOCUS = "#space-tree ResourceList"

@@ -19,6 +19,7 @@ from folio.services import format
 from folio.services.content.translations import instructions_text, language_label
 from folio.services.errors import ServiceError
 from folio.tui import styles_dir
+from folio.tui.declare import Route
 from folio.tui.errors import notify_error
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.text_entry import TextEntryModal
@@ -35,6 +36,20 @@ if TYPE_CHECKING:
     from folio.services import Services
 
 __all__ = ["TranslationsPanel", "TranslationsScreen"]
+
+TRANSLATIONS = Route(
+    kind="translations",
+    noun="translations",
+    plural="translations",
+    screen="TranslationsScreen",
+    verbs=("translations", "translate"),
+    find="organization",
+    key="L",
+    label="Translations",
+    hint="Translations of the spaces",
+    order=60,
+    summary="the organization's translations of spaces: languages, status, runs",
+)
 
 COLUMNS = (
     Column("language", "Language"),
@@ -254,15 +269,15 @@ class TranslationsPanel(ResourcePanel[Translation]):
 class TranslationsScreen(PanelScreen[TranslationsPanel]):
     """``:translations``: the organization's translations (``start_filter``: words to filter by)."""
 
-    ROUTE = "translations"
+    ROUTE = TRANSLATIONS.kind
     CSS_PATH = [styles_dir() / "references.tcss"]
     PANEL = TranslationsPanel
 
     def __init__(
-        self, services: Services, org_id: str, *, start_filter: str | None = None, trail: tuple[str, ...] = ()
+        self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
     ) -> None:
         super().__init__(services, org_id, crumb="Translations", trail=trail)
-        self.start_filter = start_filter
+        self.start_filter = words
 
     def make_panel(self) -> TranslationsPanel:
         return TranslationsPanel(self.services, self.org_id, start_filter=self.start_filter, id="translations")

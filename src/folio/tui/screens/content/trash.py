@@ -20,6 +20,7 @@ from folio.services.content.space import space_label
 from folio.services.content.trash import restorable_until, time_left
 from folio.services.errors import ServiceError
 from folio.tui import styles_dir
+from folio.tui.declare import Route
 from folio.tui.errors import error_message
 from folio.tui.navigation import Ids
 from folio.tui.safe import safe
@@ -33,6 +34,20 @@ if TYPE_CHECKING:
     from folio.services import Services
 
 __all__ = ["TrashPanel", "TrashScreen", "trash_row"]
+
+TRASH = Route(
+    kind="trash",
+    noun="trash",
+    plural="trash",
+    screen="TrashScreen",
+    verbs=("trash",),
+    find="organization",
+    key="X",
+    label="Trash",
+    hint="Deleted spaces, restorable for 7 days",
+    order=70,
+    summary="the organization's deleted spaces, restorable for 7 days: u restores one",
+)
 
 COLUMNS = (
     Column("title", "Space"),
@@ -143,12 +158,15 @@ class TrashPanel(ResourcePanel["Space"]):
 class TrashScreen(FolioScreen):
     """The organization's deleted spaces; ``u`` restores one."""
 
-    ROUTE: ClassVar[str | None] = "trash"
+    ROUTE: ClassVar[str | None] = TRASH.kind
     CSS_PATH = [styles_dir() / "search.tcss"]
     AUTO_FOCUS = "ResourceList"
 
-    def __init__(self, services: Services, org_id: str, *, trail: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
+    ) -> None:
         super().__init__(services, trail=trail)
+        self.words = words
         self.org_id = org_id
         self.crumb = "Trash"
 

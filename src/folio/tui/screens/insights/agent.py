@@ -20,6 +20,7 @@ from folio.services import format
 from folio.services.errors import ServiceError
 from folio.services.people.access import AgentView, instructions_markdown, is_plain_text, why_not_admin
 from folio.tui import styles_dir
+from folio.tui.declare import Route
 from folio.tui.errors import error_message, notify_error
 from folio.tui.fresh import cache_first, is_cached_only
 from folio.tui.modals.text_entry import TextEntryModal
@@ -35,6 +36,20 @@ if TYPE_CHECKING:
 
 __all__ = ["AgentScreen"]
 
+AGENT = Route(
+    kind="agent",
+    noun="agent instructions",
+    plural="agent instructions",
+    screen="AgentScreen",
+    verbs=("agent",),
+    find="organization",
+    key="A",
+    label="Agent",
+    hint="The docs assistant's instructions",
+    order=50,
+    summary="the instructions every agent of the organization follows",
+)
+
 CHANGE = "change the agent instructions"
 EMPTY = "No instructions yet: agents follow their defaults. Press e to write some (E: in $EDITOR)."
 FORMATTING = (
@@ -46,15 +61,18 @@ FORMATTING = (
 class AgentScreen(FolioScreen):
     """``:agent``: the agent instructions of organization ``org_id``."""
 
-    ROUTE: ClassVar[str | None] = "agent"
+    ROUTE: ClassVar[str | None] = AGENT.kind
     CSS_PATH = [styles_dir() / "access.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("e", "edit_here", "Edit", id="agent.edit", tooltip="Edit the instructions here (kept as a draft)"),
         Binding("E", "edit_in_editor", "$EDITOR", id="agent.editor", tooltip="Edit the instructions in $EDITOR"),
     ]
 
-    def __init__(self, services: Services, org_id: str, *, trail: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
+    ) -> None:
         super().__init__(services, trail=trail)
+        self.words = words
         self.org_id = org_id
         self.crumb = "Agent instructions"
         self.org: Organization | None = None

@@ -19,6 +19,7 @@ from folio.services import format
 from folio.services.errors import ServiceError
 from folio.services.insights.conversations import NOT_OFFERED, ClusterView, NotOfferedHere, describe_sources, trend
 from folio.tui import styles_dir
+from folio.tui.declare import Route
 from folio.tui.errors import error_message, notify_error
 from folio.tui.fresh import cache_first
 from folio.tui.navigation import Open
@@ -37,6 +38,15 @@ if TYPE_CHECKING:
     from folio.services import Services
 
 __all__ = ["ClusterScreen", "impact_content"]
+
+CLUSTER = Route(
+    kind="cluster",
+    noun="issues cluster",
+    screen="ClusterScreen",
+    ids=("org_id", "cluster_id"),
+    order=31,
+    summary="an issues cluster: summary, pulse, issues with their conversations, linked change requests",
+)
 
 TABS = ("summary", "issues", "change-requests")
 ISSUE_COLUMNS = (
@@ -99,7 +109,7 @@ def change_request_row(cr: ChangeRequest, space: str) -> Row:
 class ClusterScreen(FolioScreen):
     """Issues cluster ``cluster_id`` of organization ``org_id``."""
 
-    ROUTE: ClassVar[str | None] = "cluster"
+    ROUTE: ClassVar[str | None] = CLUSTER.kind
     CSS_PATH = [styles_dir() / "conversations.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(

@@ -34,6 +34,7 @@ from folio.services.insights.conversations import (
     trend,
 )
 from folio.tui import styles_dir
+from folio.tui.declare import Route
 from folio.tui.errors import notify_error
 from folio.tui.navigation import Ids
 from folio.tui.safe import safe
@@ -51,6 +52,20 @@ if TYPE_CHECKING:
     from folio.services import Services
 
 __all__ = ["ClustersPanel", "ClustersScreen", "ImpactBrowser", "cluster_facts", "cluster_row"]
+
+CLUSTERS = Route(
+    kind="clusters",
+    noun="issues clusters",
+    plural="issues clusters",
+    screen="ClustersScreen",
+    verbs=("clusters",),
+    find="organization",
+    key="C",
+    label="Issue clusters",
+    hint="What readers ask about, grouped",
+    order=30,
+    summary="the organization's issues clusters: impact, 13-week pulse, mute",
+)
 
 IMPACT_COLOURS = {"high": "text-error", "medium": "text-warning", "low": "text-success"}
 """The theme variable each impact is drawn in."""
@@ -283,15 +298,15 @@ class ClustersScreen(PanelScreen[ClustersPanel]):
     cluster in full (its label, icon, impact, counts, sources and trend); ``query``: words typed after
     ``:clusters``, the list opens filtered by them."""
 
-    ROUTE: ClassVar[str | None] = "clusters"
+    ROUTE: ClassVar[str | None] = CLUSTERS.kind
     CSS_PATH = [styles_dir() / "conversations.tcss"]
     PANEL = ClustersPanel
 
     def __init__(
-        self, services: Services, org_id: str, *, query: str | None = None, trail: tuple[str, ...] = ()
+        self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
     ) -> None:
         super().__init__(services, org_id, crumb="Issues clusters", trail=trail)
-        self.initial_filter = query
+        self.initial_filter = words
 
     def make_panel(self) -> ClustersPanel:
         return ClustersPanel(self.services, self.org_id, id="clusters")

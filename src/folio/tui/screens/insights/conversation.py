@@ -18,6 +18,7 @@ from folio.services import format
 from folio.services.errors import ServiceError
 from folio.services.insights.conversations import NOT_OFFERED, ConversationView, NotOfferedHere
 from folio.tui import styles_dir
+from folio.tui.declare import Route
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
 from folio.tui.navigation import Open
@@ -35,6 +36,15 @@ if TYPE_CHECKING:
     from folio.services import Services
 
 __all__ = ["ConversationScreen"]
+
+CONVERSATION = Route(
+    kind="conversation",
+    noun="conversation",
+    screen="ConversationScreen",
+    ids=("org_id", "conversation_id"),
+    order=41,
+    summary="a conversation: its parts, metadata and issues",
+)
 
 TABS = ("parts", "metadata", "issues")
 MAX_BODY = 20_000
@@ -80,7 +90,7 @@ def metadata_rows(detail: ConversationDetail) -> list[Row]:
 class ConversationScreen(FolioScreen):
     """Conversation ``conversation_id`` of organization ``org_id``."""
 
-    ROUTE: ClassVar[str | None] = "conversation"
+    ROUTE: ClassVar[str | None] = CONVERSATION.kind
     CSS_PATH = [styles_dir() / "conversations.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
         _tab_key("1", "parts", "Conversation"),

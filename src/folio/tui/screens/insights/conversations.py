@@ -15,6 +15,7 @@ from textual.widgets import Static
 from folio.services import format
 from folio.services.insights.conversations import NOT_OFFERED, IngestReport, NotOfferedHere, next_source
 from folio.tui import styles_dir
+from folio.tui.declare import Route
 from folio.tui.modals.ingest import IngestModal, IngestReportModal
 from folio.tui.navigation import Ids
 from folio.tui.safe import safe
@@ -29,6 +30,20 @@ if TYPE_CHECKING:
     from folio.services import Services
 
 __all__ = ["ConversationsPanel", "ConversationsScreen", "conversation_row"]
+
+CONVERSATIONS = Route(
+    kind="conversations",
+    noun="conversations",
+    plural="conversations",
+    screen="ConversationsScreen",
+    verbs=("conversations", "conv"),
+    find="organization",
+    key="V",
+    label="Conversations",
+    hint="Readers' conversations with support and the assistant",
+    order=40,
+    summary="the organization's ingested conversations, by source; i ingests a file",
+)
 
 COLUMNS = (
     Column("subject", "Subject"),
@@ -151,15 +166,15 @@ class ConversationsScreen(PanelScreen[ConversationsPanel]):
     """The conversations of organization ``org_id``; ``query``: words typed after ``:conversations``, the list
     opens filtered by them."""
 
-    ROUTE: ClassVar[str | None] = "conversations"
+    ROUTE: ClassVar[str | None] = CONVERSATIONS.kind
     CSS_PATH = [styles_dir() / "conversations.tcss"]
     PANEL = ConversationsPanel
 
     def __init__(
-        self, services: Services, org_id: str, *, query: str | None = None, trail: tuple[str, ...] = ()
+        self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
     ) -> None:
         super().__init__(services, org_id, crumb="Conversations", trail=trail)
-        self.initial_filter = query
+        self.initial_filter = words
 
     def make_panel(self) -> ConversationsPanel:
         return ConversationsPanel(self.services, self.org_id, id="conversations")

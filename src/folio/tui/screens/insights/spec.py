@@ -29,6 +29,7 @@ from folio.services.errors import ServiceError
 from folio.services.insights.references import FileChange, SpecFile, Usages, file_tree
 from folio.services.review.diff import diff_markdown
 from folio.tui import styles_dir
+from folio.tui.declare import Route
 from folio.tui.errors import error_message
 from folio.tui.navigation import Ids, Open
 from folio.tui.safe import safe
@@ -44,6 +45,28 @@ if TYPE_CHECKING:
     from folio.services import Services
 
 __all__ = ["SpecScreen", "SpecVersionScreen", "VersionsPanel", "usage_text"]
+
+SPEC = Route(
+    kind="spec",
+    noun="OpenAPI spec",
+    screen="SpecScreen",
+    ids=("org_id", "slug"),
+    verbs=("spec",),
+    find="title",
+    order=11,
+    summary="an OpenAPI spec: its versions, where it is used; compare two versions",
+)
+
+SPEC_VERSION = Route(
+    kind="spec-version",
+    noun="OpenAPI spec version",
+    screen="SpecVersionScreen",
+    ids=("org_id", "slug", "version_id"),
+    optional=("base",),
+    go_to=False,
+    order=12,
+    summary="a version of an OpenAPI spec: its files, or the changes from another version",
+)
 
 MAX_TEXT = 20_000_000
 """Characters of a file shown; a longer file is cut here, and says so."""
@@ -81,7 +104,7 @@ class VersionsPanel(ResourcePanel["OpenAPISpecVersion"]):
     )
     EMPTY = "This spec has no version yet: it is made when the service has fetched the source."
     NOUN = "version"
-    ROUTE = "spec-version"
+    ROUTE = SPEC_VERSION.kind
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "mark", "Mark", id="spec.mark", tooltip="Mark this version to compare another with it"),
         Binding("d", "compare", "Compare", id="spec.compare", tooltip="Compare this version with the marked one"),
@@ -209,7 +232,7 @@ class VersionsPanel(ResourcePanel["OpenAPISpecVersion"]):
 class SpecScreen(FolioScreen):
     """A spec (``slug``) of ``org_id``: its summary, where it is used, its versions."""
 
-    ROUTE = "spec"
+    ROUTE = SPEC.kind
     CSS_PATH = [styles_dir() / "references.tcss"]
     AUTO_FOCUS = "ResourceList"
 
@@ -303,7 +326,7 @@ class ChangedFilesPanel(FilesPanel):
 class SpecVersionScreen(FolioScreen):
     """``version_id`` of a spec: its files; with ``base``, the files of ``base`` -> ``version_id`` compared."""
 
-    ROUTE = "spec-version"
+    ROUTE = SPEC_VERSION.kind
     CSS_PATH = [styles_dir() / "references.tcss"]
     AUTO_FOCUS = "ResourceList"
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -25,6 +25,7 @@ from folio.services import format
 from folio.services.errors import ServiceError
 from folio.services.insights.references import ProcessingWatch, display_state, processing_report
 from folio.tui import styles_dir
+from folio.tui.declare import Route
 from folio.tui.errors import notify_error
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.site_forms import TypedConfirmModal
@@ -42,6 +43,20 @@ if TYPE_CHECKING:
     from folio.services import Services
 
 __all__ = ["STATE_LOOKS", "SpecsPanel", "SpecsScreen", "state_text"]
+
+SPECS = Route(
+    kind="specs",
+    noun="OpenAPI specs",
+    plural="OpenAPI specs",
+    screen="SpecsScreen",
+    verbs=("specs", "openapi"),
+    find="organization",
+    key="P",
+    label="API specs",
+    hint="Imported OpenAPI descriptions",
+    order=10,
+    summary="the organization's imported OpenAPI specs: processing, visibility, sources",
+)
 
 COLUMNS = (
     Column("slug", "Slug"),
@@ -397,15 +412,15 @@ def spec_detail(spec: OpenAPISpec) -> Content:
 class SpecsScreen(PanelScreen[SpecsPanel]):
     """``:specs``: the organization's OpenAPI specs (``start_filter``: words to filter by, from ``:specs words``)."""
 
-    ROUTE = "specs"
+    ROUTE = SPECS.kind
     CSS_PATH = [styles_dir() / "references.tcss"]
     PANEL = SpecsPanel
 
     def __init__(
-        self, services: Services, org_id: str, *, start_filter: str | None = None, trail: tuple[str, ...] = ()
+        self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
     ) -> None:
         super().__init__(services, org_id, crumb="OpenAPI specs", trail=trail)
-        self.start_filter = start_filter
+        self.start_filter = words
 
     def make_panel(self) -> SpecsPanel:
         return SpecsPanel(self.services, self.org_id, start_filter=self.start_filter, id="specs")

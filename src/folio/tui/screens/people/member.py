@@ -19,6 +19,7 @@ from folio.services import format
 from folio.services.errors import ServiceError
 from folio.services.people.people_plan import YOU, member_name, role_name
 from folio.tui import styles_dir
+from folio.tui.declare import Route
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
 from folio.tui.navigation import Ids
@@ -35,6 +36,16 @@ if TYPE_CHECKING:
     from folio.services.people.people import Access
 
 __all__ = ["MemberScreen", "MemberSpacesPanel", "MemberTeamsPanel"]
+
+MEMBER = Route(
+    kind="member",
+    noun="member",
+    screen="MemberScreen",
+    ids=("org_id", "user_id"),
+    titled=True,
+    order=11,
+    summary="a member: the spaces they reach with their permission, their teams",
+)
 
 TABS = ("spaces", "teams")
 
@@ -138,7 +149,7 @@ def _tab_key(key: str, tab: str, label: str) -> Binding:
 class MemberScreen(FolioScreen):
     """The member ``user_id`` of organization ``org_id``."""
 
-    ROUTE: ClassVar[str | None] = "member"
+    ROUTE: ClassVar[str | None] = MEMBER.kind
     CSS_PATH = [styles_dir() / "people.tcss"]
     AUTO_FOCUS = "ResourceList"
     BINDINGS: ClassVar[list[BindingType]] = [

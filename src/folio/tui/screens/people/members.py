@@ -22,6 +22,7 @@ from textual.widgets import Static
 from folio.services import format
 from folio.services.people.people_plan import next_role_filter, role_filter_label, role_name
 from folio.tui import styles_dir
+from folio.tui.declare import Route
 from folio.tui.fresh import is_cached_only
 from folio.tui.modals.people_plan import RolePlanModal
 from folio.tui.modals.text_entry import TextEntryModal
@@ -42,6 +43,19 @@ if TYPE_CHECKING:
     from folio.services.people.people_plan import PlanOutcome
 
 __all__ = ["MembersPanel", "MembersScreen", "member_row"]
+
+MEMBERS = Route(
+    kind="members",
+    noun="member list",
+    screen="MembersScreen",
+    verbs=("members", "people"),
+    find="organization",
+    key="M",
+    label="Members",
+    hint="Members of the organization: roles, SSO, removal",
+    order=10,
+    summary="the organization's members: roles (one or a marked set, as a plan), SSO, removal",
+)
 
 COLUMNS = (
     Column("mark", " ", 1),
@@ -315,18 +329,18 @@ class MembersPanel(Marking["Member"], ResourcePanel["Member"]):
 class MembersScreen(PanelScreen[MembersPanel]):
     """The members of organization ``org_id``; ``search`` (from ``:members ada``) starts a service search."""
 
-    ROUTE: ClassVar[str | None] = "members"
+    ROUTE: ClassVar[str | None] = MEMBERS.kind
     CSS_PATH = [styles_dir() / "people.tcss"]
     PANEL = MembersPanel
 
     def __init__(
-        self, services: Services, org_id: str, *, search: str | None = None, trail: tuple[str, ...] = ()
+        self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
     ) -> None:
         super().__init__(services, org_id, crumb="Members", trail=trail)
-        self._search = search or None
+        self._search = words or None
 
     @property
-    def search(self) -> str | None:
+    def words(self) -> str | None:
         """The service search in force (the session saves it, so a restored screen searches again)."""
         panels = self.query(MembersPanel) if self.is_mounted else None
         return panels.first().search if panels else self._search

@@ -38,6 +38,7 @@ from folio.services.people.access import (
     why_not_admin,
 )
 from folio.tui import styles_dir
+from folio.tui.declare import Route
 from folio.tui.errors import error_message, notify_error
 from folio.tui.fresh import cache_first, is_cached_only
 from folio.tui.modals.access_forms import InviteDeleteForm, InviteLinkForm, InvitePeopleForm, OrgSettingForm
@@ -56,6 +57,20 @@ if TYPE_CHECKING:
     from folio.services import Services
 
 __all__ = ["InviteLinksPanel", "SettingsScreen", "deleted_words"]
+
+SETTINGS = Route(
+    kind="settings",
+    noun="organization settings",
+    plural="organization settings",
+    screen="SettingsScreen",
+    verbs=("settings",),
+    find="organization",
+    key="comma",
+    label="Settings",
+    hint="The organization's settings and invite links",
+    order=40,
+    summary="the organization's settings: title, domains, roles, SSO, AI, invite links, merge rules",
+)
 
 COLUMNS = (Column("setting", "Setting", 16), Column("value", "Value"))
 CHANGE = "change its settings"
@@ -205,7 +220,7 @@ class InviteLinksPanel(ResourcePanel["InviteLink"]):
 class SettingsScreen(FolioScreen):
     """``:settings``: the settings of organization ``org_id``."""
 
-    ROUTE: ClassVar[str | None] = "settings"
+    ROUTE: ClassVar[str | None] = SETTINGS.kind
     CSS_PATH = [styles_dir() / "access.tcss"]
     AUTO_FOCUS = "ResourceList"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -232,11 +247,11 @@ class SettingsScreen(FolioScreen):
     ]
 
     def __init__(
-        self, services: Services, org_id: str, *, query: str | None = None, trail: tuple[str, ...] = ()
+        self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
     ) -> None:
         super().__init__(services, trail=trail)
         self.org_id = org_id
-        self.query_text = query
+        self.query_text = words
         self.crumb = "Settings"
         self.org: Organization | None = None
         self.sites: list[Site] = []

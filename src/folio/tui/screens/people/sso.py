@@ -24,6 +24,7 @@ from folio.services.people.access import CertificateProblem, certificate_note, r
 from folio.services.sites.sites import Choice
 from folio.tui import styles_dir
 from folio.tui.clipboard import copy
+from folio.tui.declare import Route
 from folio.tui.errors import notify_error
 from folio.tui.modals.access_forms import SamlProviderForm
 from folio.tui.modals.site_forms import ChoiceModal, TypedConfirmModal
@@ -39,6 +40,20 @@ if TYPE_CHECKING:
     from folio.services import Services
 
 __all__ = ["CopyForIdp", "LoginsPanel", "ProvidersPanel", "SsoScreen", "provider_detail"]
+
+SSO = Route(
+    kind="sso",
+    noun="single sign-on",
+    plural="single sign-on",
+    screen="SsoScreen",
+    verbs=("sso", "saml"),
+    find="organization",
+    key="I",
+    label="Single sign-on",
+    hint="SAML providers and sign-in options",
+    order=30,
+    summary="the organization's SAML providers and the SSO sign-in options they offer",
+)
 
 MANAGE = "manage SAML providers"
 DASH = format.DASH
@@ -296,7 +311,7 @@ class LoginsPanel(ResourcePanel["SsoLogin"]):
 class SsoScreen(FolioScreen):
     """``:sso``: the SAML providers of organization ``org_id`` and the SSO sign-in options it offers."""
 
-    ROUTE: ClassVar[str | None] = "sso"
+    ROUTE: ClassVar[str | None] = SSO.kind
     CSS_PATH = [styles_dir() / "access.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
         _key("1", "show_tab('providers')", "Providers", "tab-providers", "Show the SAML providers", show=False),
@@ -304,11 +319,11 @@ class SsoScreen(FolioScreen):
     ]
 
     def __init__(
-        self, services: Services, org_id: str, *, query: str | None = None, trail: tuple[str, ...] = ()
+        self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
     ) -> None:
         super().__init__(services, trail=trail)
         self.org_id = org_id
-        self.query_text = query
+        self.query_text = words
         self.crumb = "Single sign-on"
         self.org: Organization | None = None
 

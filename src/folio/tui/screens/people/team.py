@@ -14,6 +14,7 @@ from textual.widgets import Header, Static
 from folio.services import format
 from folio.services.errors import ServiceError
 from folio.tui import styles_dir
+from folio.tui.declare import Route
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
 from folio.tui.safe import safe
@@ -27,11 +28,21 @@ if TYPE_CHECKING:
 
 __all__ = ["TeamMembersPanel", "TeamScreen"]
 
+TEAM = Route(
+    kind="team",
+    noun="team",
+    screen="TeamScreen",
+    ids=("org_id", "team_id"),
+    titled=True,
+    order=21,
+    summary="a team's members and their team role; add and remove one or many at once",
+)
+
 
 class TeamScreen(FolioScreen):
     """The team ``team_id`` of organization ``org_id``: a line about it, then its members."""
 
-    ROUTE: ClassVar[str | None] = "team"
+    ROUTE: ClassVar[str | None] = TEAM.kind
     CSS_PATH = [styles_dir() / "people.tcss"]
     AUTO_FOCUS = "ResourceList"
 

@@ -14,6 +14,7 @@ from textual.content import Content
 from folio.services import format
 from folio.services.errors import ServiceError
 from folio.tui import styles_dir
+from folio.tui.declare import Route
 from folio.tui.errors import notify_error
 from folio.tui.modals.people_forms import CreateTeamModal, RenameTeamModal, TypedConfirm
 from folio.tui.modals.text_entry import TextEntryModal
@@ -30,6 +31,19 @@ if TYPE_CHECKING:
     from folio.services.people.people import Access
 
 __all__ = ["TeamsPanel", "TeamsScreen", "team_row", "why_not_manage"]
+
+TEAMS = Route(
+    kind="teams",
+    noun="team list",
+    screen="TeamsScreen",
+    verbs=("teams",),
+    find="organization",
+    key="T",
+    label="Teams",
+    hint="Teams and their members",
+    order=20,
+    summary="the organization's teams: create, rename, delete; [words] filters by title",
+)
 
 COLUMNS = (
     Column("title", "Team"),
@@ -235,18 +249,18 @@ class TeamsPanel(ResourcePanel["Team"]):
 class TeamsScreen(PanelScreen[TeamsPanel]):
     """The teams of organization ``org_id``; ``search`` (from ``:teams docs``) filters them by title."""
 
-    ROUTE: ClassVar[str | None] = "teams"
+    ROUTE: ClassVar[str | None] = TEAMS.kind
     CSS_PATH = [styles_dir() / "people.tcss"]
     PANEL = TeamsPanel
 
     def __init__(
-        self, services: Services, org_id: str, *, search: str | None = None, trail: tuple[str, ...] = ()
+        self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
     ) -> None:
         super().__init__(services, org_id, crumb="Teams", trail=trail)
-        self._search = search or None
+        self._search = words or None
 
     @property
-    def search(self) -> str | None:
+    def words(self) -> str | None:
         """The title filter in force (the session saves it)."""
         panels = self.query(TeamsPanel) if self.is_mounted else None
         return panels.first().title_filter if panels else self._search

@@ -24,6 +24,7 @@ from textual.widgets import Header, Static, TabbedContent, TabPane
 from folio.services.errors import ServiceError
 from folio.services.review.authoring import REVIEW_REQUESTS_NOT_OFFERED
 from folio.tui import styles_dir
+from folio.tui.declare import Route
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
 from folio.tui.screens.base import CRUMB, Item
@@ -50,6 +51,17 @@ if TYPE_CHECKING:
 
 __all__ = ["ChangeRequestScreen", "edit_in_editor"]
 
+CHANGE_REQUEST = Route(
+    kind="change-request",
+    noun="change request",
+    screen="ChangeRequestScreen",
+    ids=("space_id", "ref"),
+    verbs=("cr", "change-request"),
+    find="number",
+    order=10,
+    summary="a change request of the open space, by number: overview, changes, comments",
+)
+
 NARROW = 100
 """Below this many columns the page list sits above the diff instead of beside it."""
 
@@ -57,7 +69,7 @@ NARROW = 100
 class ChangeRequestScreen(Decisions, SinceReview, ReviewSweep):
     """A change request by id or number; its crumb is ``#<number> <subject>``."""
 
-    ROUTE: ClassVar[str | None] = "change-request"
+    ROUTE: ClassVar[str | None] = CHANGE_REQUEST.kind
     AUTO_FOCUS = "#cr-overview"  # (the first focusable is the tabs: a push would focus them, not the overview)
 
     CSS_PATH = [styles_dir() / "change_request.tcss"]

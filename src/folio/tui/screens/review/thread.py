@@ -32,6 +32,7 @@ from folio.services.review.comments import (
     stamp,
 )
 from folio.tui import styles_dir
+from folio.tui.declare import Route
 from folio.tui.errors import error_message, notify_error
 from folio.tui.fresh import cache_first
 from folio.tui.modals.confirm import ConfirmModal
@@ -50,6 +51,17 @@ if TYPE_CHECKING:
     from folio.services import Services
 
 __all__ = ["Post", "ThreadScreen"]
+
+THREAD = Route(
+    kind="thread",
+    noun="comment",
+    screen="ThreadScreen",
+    ids=("space_id", "comment_id"),
+    optional=("change_request",),
+    go_to=False,
+    order=20,
+    summary="a comment thread",
+)
 
 Posted = Comment | CommentReply
 
@@ -99,7 +111,7 @@ class ThreadScreen(FolioScreen):
     """``ThreadScreen(services, space_id, comment_id, change_request=None, trail=())``. ``changed`` tells the
     screen below that something was written (it reloads its list)."""
 
-    ROUTE: ClassVar[str | None] = "thread"
+    ROUTE: ClassVar[str | None] = THREAD.kind
 
     CSS_PATH = [styles_dir() / "comments.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [

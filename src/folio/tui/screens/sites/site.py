@@ -22,6 +22,7 @@ from textual.widgets import Header, Static, TabbedContent, TabPane
 from folio.services.errors import ServiceError
 from folio.services.sites.sites import Setting, check_setting, settings
 from folio.tui import styles_dir
+from folio.tui.declare import Route
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
 from folio.tui.modals.site_forms import ChoiceModal
@@ -41,6 +42,17 @@ if TYPE_CHECKING:
     from folio.services import Services
 
 __all__ = ["SiteScreen"]
+
+SITE = Route(
+    kind="site",
+    noun="site",
+    screen="SiteScreen",
+    ids=("org_id", "site_id"),
+    verbs=("site",),
+    find="title",
+    order=10,
+    summary="a docs site: settings, structure, adaptive content",
+)
 
 TABS = ("settings", "structure", "adaptive")
 SETTING_COLUMNS = (Column("setting", "Setting", 20), Column("value", "Value"))
@@ -72,7 +84,7 @@ class SiteScreen(FolioScreen):
     """A site of organization ``org_id`` in three tabs: Settings, Structure (with the published view beside it),
     Adaptive content."""
 
-    ROUTE: ClassVar[str | None] = "site"
+    ROUTE: ClassVar[str | None] = SITE.kind
     AUTO_FOCUS = "#site-settings _SettingList"
     """The settings list from the start, and again when its loading indicator goes (a focus asked for while it
     loads is lost: Textual's loading widgets cannot be focused, and the tabs had it)."""
