@@ -58,7 +58,7 @@ def _after(*keys: str) -> Callable[[Pilot[None]], Awaitable[None]]:
 @pytest.mark.parametrize("size", SIZES)
 def test_search_results(snap_compare: Any, app: Any, state: SandboxState, size: tuple[int, int]) -> None:
     def start(services: Services) -> Screen[Any]:
-        ids = {"org_id": state.demo_org, "query": "robot"}
+        ids = {"org_id": state.demo_org, "words": "robot"}
         screen: Screen[Any] = routes.build(services, "search", ids, trail=("Organizations", "Northwind Labs"))
         return screen
 

@@ -112,15 +112,15 @@ async def test_role_filter_search_and_sort_ask_the_service(
         await keys(pilot, *"NORTHWIND.DEV")
         await keys(pilot, "enter")
         assert len(names(panel)) == 11 and "“NORTHWIND.DEV”" in hint(panel)  # the guest's email is elsewhere
-        assert app.screen.search == "NORTHWIND.DEV"  # type: ignore[attr-defined]  # what the session saves
+        assert app.screen.words == "NORTHWIND.DEV"  # type: ignore[attr-defined]  # what the session saves
 
 
 async def test_members_verb_starts_a_service_search(services: Services, state: SandboxState, open_app: Any) -> None:
-    screen = routes.build(services, "members", {"org_id": state.demo_org, "query": "bruno"})
+    screen = routes.build(services, "members", {"org_id": state.demo_org, "words": "bruno"})
     async with open_app(lambda: screen) as (app, _pilot):
         assert names(panel_of(app)) == ["Bruno Lindqvist"]
-        assert routes.route("members").ids == ("org_id", "search")  # type: ignore[union-attr]
-        assert app.screen.search == "bruno"  # type: ignore[attr-defined]
+        assert routes.route("members").optional == ("words",)  # type: ignore[union-attr]  # the session saves them
+        assert app.screen.words == "bruno"  # type: ignore[attr-defined]
 
 
 async def test_change_a_members_role_by_keys(services: Services, state: SandboxState, open_app: Any) -> None:
@@ -314,9 +314,9 @@ async def test_the_session_saves_and_rebuilds_the_search(
 ) -> None:
     from folio.tui.session import rebuild, snapshot
 
-    async with open_app(members_screen(services, state, search="ada")) as (app, pilot):
+    async with open_app(members_screen(services, state, words="ada")) as (app, pilot):
         await keys(pilot, "s", "ctrl+u", *"bruno", "enter")
         saved = snapshot([app.screen])
-    assert saved["screens"][0]["args"] == {"org_id": state.demo_org, "search": "bruno"}
+    assert saved["screens"][0]["args"] == {"org_id": state.demo_org, "words": "bruno"}
     (screen,) = rebuild(services, saved)
-    assert isinstance(screen, MembersScreen) and screen.search == "bruno"
+    assert isinstance(screen, MembersScreen) and screen.words == "bruno"

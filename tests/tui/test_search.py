@@ -55,7 +55,7 @@ def opened(app: FolioApp) -> list[tuple[str, dict[str, Any]]]:
 
 
 def search_screen(services: Services, state: SandboxState, words: str = "") -> Callable[[], Any]:
-    ids = {"org_id": state.demo_org, "query": words} if words else {"org_id": state.demo_org}
+    ids = {"org_id": state.demo_org, "words": words} if words else {"org_id": state.demo_org}
     return lambda: routes.build(services, "search", ids, trail=("Northwind Labs",))
 
 

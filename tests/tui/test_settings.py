@@ -282,6 +282,6 @@ async def test_the_verbs_open_the_screens_of_the_organization_in_view(
 
 
 async def test_words_after_the_verb_filter_the_settings(services: Services, state: SandboxState, open_app: Any) -> None:
-    screen = routes.build(services, "settings", {"org_id": state.demo_org, "query": "host"})
+    screen = routes.build(services, "settings", {"org_id": state.demo_org, "words": "host"})
     async with open_app(lambda: screen) as (app, _):
         assert list(shown(app.screen.settings_list)) == ["hostname"]

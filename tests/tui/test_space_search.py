@@ -135,7 +135,7 @@ async def test_an_organization_search_hit_opens_its_page_at_the_section(
     services: Services, state: SandboxState, open_app: Any
 ) -> None:
     page = long_robots_page(state)
-    start = lambda: routes.build(services, "search", {"org_id": state.demo_org, "query": "robot"})  # noqa: E731
+    start = lambda: routes.build(services, "search", {"org_id": state.demo_org, "words": "robot"})  # noqa: E731
     async with open_app(start) as (app, pilot):
         search = app.screen
         assert isinstance(search, SearchScreen)

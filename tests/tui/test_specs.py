@@ -143,7 +143,7 @@ async def test_the_list_shows_state_visibility_and_a_failed_run(
 
 
 async def test_specs_verb_filters_by_the_words_given(services: Services, state: SandboxState, open_app: Any) -> None:
-    start = lambda: routes.build(services, "specs", {"org_id": state.demo_org, "query": "pet"})  # noqa: E731
+    start = lambda: routes.build(services, "specs", {"org_id": state.demo_org, "words": "pet"})  # noqa: E731
     async with open_app(start) as (app, _pilot):
         assert isinstance(app.screen, SpecsScreen)
         assert [r[0] for r in rows(app.screen.panel)] == ["petstore"]

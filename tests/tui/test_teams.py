@@ -94,14 +94,14 @@ async def test_teams_listed_and_filtered_on_the_service(services: Services, stat
         ]
         await keys(pilot, "s", *"RE", "enter")
         assert titles(panel) == ["Docs Core", "Reviewers"] and "titled “RE”" in hint(panel)
-        assert app.screen.search == "RE"  # type: ignore[attr-defined]  # what the session saves
+        assert app.screen.words == "RE"  # type: ignore[attr-defined]  # what the session saves
         await keys(pilot, "s", "ctrl+u", *"nothing like it", "enter")
         assert titles(panel) == []
         assert "No team matches" in str(panel.browser.query_one(".resource-browser--status", Static).render())
 
 
 async def test_teams_verb_filters_by_title(services: Services, state: SandboxState, open_app: Any) -> None:
-    screen = routes.build(services, "teams", {"org_id": state.demo_org, "query": "api"})
+    screen = routes.build(services, "teams", {"org_id": state.demo_org, "words": "api"})
     async with open_app(lambda: screen) as (app, _pilot):
         assert titles(teams_panel(app)) == ["API Writers"]
 

@@ -42,11 +42,9 @@ def key_of(ids: Ids) -> str:
 def remember(owner: Any, kind: str, ids: Ids, title: str | None) -> None:
     """Make a loaded thing reachable from the palette's go-to and the command line (``owner``: a screen or a
     widget of the app; a test app without the go-to ignores it)."""
-    try:
-        app = owner.app
-    except RuntimeError:  # Textual's NoActiveAppError: a widget no longer mounted has no app
-        return
-    keep = getattr(app, "remember", None)
-    if callable(keep):
+    from folio.tui.context import context_of
+
+    context = context_of(owner)
+    if context is not None:
         trail = tuple(getattr(getattr(owner, "screen", None), "trail", ()) or ())
-        keep(kind, dict(ids), title or key_of(ids), trail)
+        context.remember(kind, dict(ids), title or key_of(ids), trail)

@@ -35,6 +35,7 @@ from folio.tui.actions import why_unavailable
 from folio.tui.app.accounts import Accounts, Choosing
 from folio.tui.app.keeping import SESSION_EVERY
 from folio.tui.commands import FolioCommands, key_entries
+from folio.tui.context import Context
 from folio.tui.errors import watch_workers
 from folio.tui.safe import safe
 from folio.tui.screens.content.organizations import OrganizationsScreen
@@ -149,6 +150,7 @@ class FolioApp(Choosing):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
+        self.context = Context(self)
         watch_workers(self)  # a worker that fails with a bug of ours says so (folio.tui.errors)
         self.accounts = accounts
         """Who launched Folio: builds another profile's services, keeps the theme (None in tests)."""

@@ -5,10 +5,12 @@ organization in view."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from folio.tui.app.navigation import Navigation
 from folio.tui.safe import safe
+from folio.tui.screens.base import FolioScreen
 
 if TYPE_CHECKING:
     from folio.tui import routes
@@ -71,12 +73,10 @@ class CommandLine(Navigation):
         from textual.screen import ModalScreen
 
         screen = next((s for s in reversed(self.trail_screens) if not isinstance(s, ModalScreen)), None)
-        sweep = getattr(screen, "action_sweep", None)
-        if screen is None or not callable(sweep):
+        if not isinstance(screen, FolioScreen) or not screen.sweeps:
             return "Open a change request first: :sweep walks its review, page by page and thread by thread."
-        why_not = getattr(screen, "why_not", None)
-        reason = why_not("sweep") if callable(why_not) else None
-        return str(reason) if reason else sweep
+        reason = screen.why_not("sweep")
+        return reason if reason else partial(screen.run_action, "sweep")
 
     def current_organization(self) -> tuple[str, int] | None:
         """The organization in view (the nearest screen of the stack that has one) and that screen's index; with
@@ -86,9 +86,11 @@ class CommandLine(Navigation):
         # screen of an organization
         for only_the_organization in (True, False):
             for index in range(len(stack) - 1, -1, -1):
-                org_id = getattr(stack[index], "org_id", None)
-                is_it = getattr(stack[index], "ROUTE", None) == "organization"
-                if isinstance(org_id, str) and org_id and (is_it or not only_the_organization):
+                screen = stack[index]
+                if not isinstance(screen, FolioScreen):
+                    continue
+                org_id = screen.organization_in_view()
+                if org_id and (screen.ROUTE == "organization" or not only_the_organization):
                     return org_id, index
         orgs = self.candidates("organization")
         return (orgs[0].key, -1) if len(orgs) == 1 else None
@@ -104,7 +106,8 @@ class CommandLine(Navigation):
         if index < 0:
             return lambda: self.jump(lambda: self.screen_for(route.kind, ids, trail=("Organizations",)))
         stack = self.trail_screens
-        trail = tuple(getattr(stack[index], "org_trail", None) or getattr(stack[index], "trail", ()) or ())
+        screen = stack[index]
+        trail = screen.org_trail if isinstance(screen, FolioScreen) else ()
         return lambda: self.jump(lambda: self.screen_for(route.kind, ids, trail=trail), keep=index + 1)
 
     def _resolve_change_request(self, number: int) -> Pending | Callable[[], object] | str:
@@ -112,9 +115,9 @@ class CommandLine(Navigation):
 
         stack = self.trail_screens
         for index in range(len(stack) - 1, -1, -1):
-            space_id = getattr(stack[index], "space_id", None)
-            if isinstance(space_id, str) and space_id:
-                return self._open_change_request(space_id, number, tuple(getattr(stack[index], "trail", ())), index)
+            screen = stack[index]
+            if isinstance(screen, FolioScreen) and screen.space_id:
+                return self._open_change_request(screen.space_id, number, screen.trail, index)
         found = [c for c in self.candidates("change-request") if change_request_number(c) == number]
         if len(found) == 1:
             return lambda: self.go_to(found[0].kind, found[0].key)

@@ -8,10 +8,10 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING, Any
 
-from textual.app import App
-
 from folio.config.settings import RefreshSettings
 from folio.services import errors as service_errors
+from folio.tui.context import ContextApp
+from folio.tui.screens.base import FolioScreen
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -26,7 +26,7 @@ PROBE_EVERY = 15.0
 """Seconds between checks that the service answers again, while offline because the network was down."""
 
 
-class Connectivity(App[None]):
+class Connectivity(ContextApp):
     """Offline state in the header, the probe, ``[refresh]``, ``R``, ``ctrl+o`` (a part of :class:`FolioApp`)."""
 
     services: Services
@@ -129,14 +129,12 @@ class Connectivity(App[None]):
             return
         screens = self.trail_screens if self.refresh_settings.background else [self.screen]
         for screen in screens:
-            refresh = getattr(screen, "action_refresh", None)
-            if callable(refresh):
-                refresh()
+            if isinstance(screen, FolioScreen):
+                screen.action_refresh()
 
     def action_refresh_all(self) -> None:
         """``R``: load again every screen of the trail (the one in view and those ``esc`` goes back to)."""
         for screen in self.trail_screens:
-            refresh = getattr(screen, "action_refresh", None)
-            if callable(refresh):
-                refresh()
+            if isinstance(screen, FolioScreen):
+                screen.action_refresh()
         self.notify("Loading every screen of the trail again.", timeout=2)

@@ -19,6 +19,7 @@ from textual.screen import Screen
 from folio.tui import navigation
 from folio.tui.actions import Explains
 from folio.tui.clipboard import copy
+from folio.tui.context import Context, context_of
 from folio.tui.fresh import describe_age
 from folio.tui.navigation import Ids
 from folio.tui.restore import restore_view
@@ -70,10 +71,29 @@ class FolioScreen(Screen[None], Explains):
     crumb: str = ""
     """This screen's segment of the breadcrumb trail (set by the subclass or its constructor)."""
 
+    sweeps: ClassVar[bool] = False
+    """Whether ``:sweep`` walks this screen's review (a change request's)."""
+
+    org_id: str | None = None
+    """The organization this screen is of (None: none, like the organizations list): the context's organization
+    in view, and the one ``:members`` and the other screens of an organization open for."""
+
+    space_id: str | None = None
+    """The space this screen is of, if any: the one ``:cr <number>`` looks in."""
+
     def __init__(self, services: Services, *, trail: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.services = services
         self.parent_trail = trail
+
+    @property
+    def context(self) -> Context:
+        """What the app hands its screens (``folio.tui.context``): services, account, organization in view,
+        navigation."""
+        found = context_of(self)
+        if found is None:
+            raise RuntimeError(f"{type(self).__name__} runs in Folio's app only")
+        return found
 
     @classmethod
     def from_route(
@@ -133,6 +153,15 @@ class FolioScreen(Screen[None], Explains):
         ages: dict[str, float] = self.__dict__.get("_ages", {})
         age = describe_age(min(ages.values())) if ages else ""
         self.sub_title = f" {CRUMB} ".join(self.trail) + (f"  ({age})" if age else "")
+
+    def organization_in_view(self) -> str | None:
+        """The organization this screen shows or is of (the organizations list: the one under the cursor)."""
+        return self.org_id
+
+    @property
+    def org_trail(self) -> tuple[str, ...]:
+        """The trail of a screen opened for :meth:`organization_in_view` (``:members`` from here)."""
+        return self.trail
 
     # -- what is selected ----------------------------------------------------------------------------------
 

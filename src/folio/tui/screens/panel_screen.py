@@ -1,13 +1,20 @@
-"""A screen that is one resource panel of an organization: the header with its trail, the panel, what the screen
-puts under it, and the footer. The members, teams, OpenAPI specs, translations, issues clusters and conversations
-screens are each this, with their panel.
+"""The resource screen: one resource panel of a scope (an organization, a space, a spec, a team), with the header
+and its trail, what the screen puts under the panel, and the footer. Every list-of-things screen is this, with its
+panel: members, teams, single sign-on, settings, agent, specs, a spec, clusters, conversations, translations,
+trash, search, a team.
 
-    class TeamsScreen(PanelScreen[TeamsPanel]):
-        ROUTE = "teams"
-        PANEL = TeamsPanel
+    TRASH = Route(kind="trash", noun="trash", screen="TrashScreen", verbs=("trash",), find="organization", ...)
 
-        def make_panel(self) -> TeamsPanel:
-            return TeamsPanel(self.services, self.org_id, id="teams")
+    class TrashScreen(PanelScreen[TrashPanel]):
+        ROUTE = TRASH.kind
+        PANEL = TrashPanel
+        CRUMB = "Trash"
+
+The screen is built from its route's ids, in their order (``TrashScreen(services, org_id)``); each is also an
+attribute of the screen of the same name (the session saves them), and ``scope`` holds them all. ``words`` are
+the words typed after the screen's ``:`` verb (``:trash old``): the list opens filtered by them, through the
+panel's :meth:`~folio.tui.widgets.resource_panel.ResourcePanel.apply_words` (a filter as you type, or the
+service's own search where the panel has one); the session saves them and a restored screen applies them again.
 """
 
 from __future__ import annotations
@@ -17,6 +24,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from textual.widgets import Header
 
+from folio.tui import routes, styles_dir
+from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.resource_panel import ResourcePanel
@@ -26,6 +35,7 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
     from folio.services import Services
+    from folio.tui.navigation import Ids
 
 __all__ = ["PanelScreen"]
 
@@ -33,22 +43,47 @@ P = TypeVar("P", bound=ResourcePanel[Any])
 
 
 class PanelScreen(FolioScreen, Generic[P]):
-    """The panel ``make_panel()`` builds, for organization ``org_id``; ``initial_filter``: words the list opens
-    filtered by (typed after the screen's ``:`` verb)."""
+    """The panel ``make_panel()`` builds, for the scope of the route's ids."""
 
     AUTO_FOCUS = "ResourceList"
+    CSS_PATH = [styles_dir() / "panel_screen.tcss"]
     PANEL: ClassVar[type[ResourcePanel[Any]]]
-    """The panel's class (to find it once composed)."""
+    """The panel's class: built by :meth:`make_panel`, and found by it once composed."""
+    CRUMB: ClassVar[str] = ""
+    """The screen's crumb when it is not opened with a title (``Trash``)."""
 
-    def __init__(self, services: Services, org_id: str, *, crumb: str, trail: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        services: Services,
+        *ids: str,
+        words: str | None = None,
+        title: str | None = None,
+        crumb: str | None = None,
+        trail: tuple[str, ...] = (),
+    ) -> None:
         super().__init__(services, trail=trail)
-        self.org_id = org_id
-        self.crumb = crumb
-        self.initial_filter: str | None = None
+        declared = routes.route(self.ROUTE or "")
+        names = declared.ids if declared is not None else ("org_id",)
+        if len(ids) != len(names):
+            raise TypeError(f"{type(self).__name__} takes {len(names)} ids ({', '.join(names)}), not {len(ids)}")
+        self.scope: Ids = dict(zip(names, ids, strict=True))
+        """The route's ids this screen is of (``{"org_id": ...}``)."""
+        for name, value in self.scope.items():
+            setattr(self, name, value)  # the session saves the route's ids from the attributes of those names
+        self.crumb = crumb or (safe(title, limit=60).plain if title else self.CRUMB)
+        self._words = words or None
+
+    @property
+    def words(self) -> str | None:
+        """The words the list is filtered by now (those it opened with until it is mounted)."""
+        if not self.is_mounted:
+            return self._words
+        return self.panel.words() or None
 
     def make_panel(self) -> P:
-        """The panel this screen shows (built once, in ``compose``)."""
-        raise NotImplementedError
+        """The panel this screen shows (built once, in ``compose``): by default ``PANEL`` of the services and
+        the scope's ids, in the route's order."""
+        return self.PANEL(self.services, *self.scope.values(), id=self.ROUTE)  # type: ignore[return-value,call-arg]
 
     def below(self) -> Iterable[Widget]:
         """What sits under the panel (nothing by default)."""
@@ -62,8 +97,8 @@ class PanelScreen(FolioScreen, Generic[P]):
 
     def on_mount(self) -> None:
         self._draw_sub_title()
-        if self.initial_filter:
-            self.panel.browser.restore(None, self.initial_filter)
+        if self._words:
+            self.panel.apply_words(self._words)
 
     @property
     def panel(self) -> P:

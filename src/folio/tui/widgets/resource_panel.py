@@ -150,6 +150,15 @@ class ResourcePanel(Vertical, Explains, Generic[T]):
         item = self.current
         return self.item_of(item) if item is not None else None
 
+    def apply_words(self, words: str) -> None:
+        """Filter the list by ``words`` (typed after the screen's ``:`` verb, or saved by the session): the list's
+        filter as you type, by default; a panel whose service searches (the members) overrides it."""
+        self.browser.restore(None, words)
+
+    def words(self) -> str:
+        """The words the list is filtered by now (what :meth:`apply_words` was given, or typed after ``/``)."""
+        return self.browser.typed_filter
+
     def draw_hint(self) -> None:
         hint = self.hint()
         text = hint if isinstance(hint, Content) else Content(hint)

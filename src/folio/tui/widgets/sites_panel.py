@@ -17,6 +17,7 @@ from textual.content import Content
 from folio.models.site import Site
 from folio.services.errors import ServiceError
 from folio.services.sites.sites import next_published_filter, published_filter_label
+from folio.tui.context import context_of
 from folio.tui.errors import notify_error
 from folio.tui.modals.site_forms import CreateSiteModal, TypedConfirmModal
 from folio.tui.navigation import Ids, remember
@@ -151,7 +152,7 @@ class SitesPanel(ResourcePanel["Site"]):
             notify_error(self, exc, doing=f"Could not delete the site {name}")
             return
         self.notify(f"Site deleted: {name}", markup=False)
-        forget = getattr(self.app, "forget", None)
-        if callable(forget):  # the palette no longer offers it
-            forget("site", {"org_id": self.org_id, "site_id": site.id})
+        context = context_of(self)
+        if context is not None:  # the palette no longer offers it
+            context.forget("site", {"org_id": self.org_id, "site_id": site.id})
         self.reload()

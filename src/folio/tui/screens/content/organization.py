@@ -85,6 +85,8 @@ def _tab_binding(key: str, tab: str, label: str) -> Binding:
 class OrganizationScreen(FolioScreen, ContentActions, ContentLoading):
     """The organization ``org_id``; ``title`` names it in the trail until it is loaded."""
 
+    org_id: str
+
     ROUTE: ClassVar[str | None] = ORGANIZATION.kind
 
     CSS_PATH = [styles_dir() / "organization.tcss"]

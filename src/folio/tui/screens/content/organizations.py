@@ -20,6 +20,7 @@ from textual.widgets import Header
 
 from folio.services import format
 from folio.tui import fresh, styles_dir
+from folio.tui.context import context_of
 from folio.tui.navigation import Ids
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
@@ -139,9 +140,9 @@ class OrganizationsPanel(ResourcePanel["Org"]):
         frame is drawn, through the HTTP client."""
         self.browser.set_rows([organization_row(org) for org in organizations.items], keep=self.initial, staged=False)
         self.items = list(organizations.items)
-        after = getattr(self.app, "after_first_frame", None)
-        if callable(after) and not getattr(self.app, "first_frame_drawn", True):
-            after(partial(self.call_later, self._read_fresh))
+        context = context_of(self)
+        if context is not None and not context.first_frame_drawn:
+            context.after_first_frame(partial(self.call_later, self._read_fresh))
         else:  # the app's first frame is drawn already (it said "Loading"), or a bare test app: after these rows'
             self.call_after_refresh(self._read_fresh)
 
@@ -215,9 +216,9 @@ class OrganizationsPanel(ResourcePanel["Org"]):
         if self.initial and any(org.id == self.initial for org in items):
             self.browser.list.move_to(self.initial)
             self.initial = None
-        shown = getattr(self.app, "first_screen_shown", None)
-        if callable(shown):  # the app waits for the first screen's answer before less urgent requests
-            shown()
+        context = context_of(self)
+        if context is not None:  # the app waits for the first screen's answer before less urgent requests
+            context.first_screen_shown()
 
 
 class FirstFooter(KeysFooter):
@@ -227,10 +228,10 @@ class FirstFooter(KeysFooter):
     come as on every screen."""
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
-        after = getattr(self.app, "after_first_frame", None)
-        if callable(after) and not getattr(self.app, "first_frame_drawn", True):
+        context = context_of(self)
+        if context is not None and not context.first_frame_drawn:
             # in the footer's own context, not the app's
-            after(partial(self.call_later, KeysFooter.bindings_changed, self, screen))
+            context.after_first_frame(partial(self.call_later, KeysFooter.bindings_changed, self, screen))
         else:
             super().bindings_changed(screen)
 
@@ -279,8 +280,7 @@ class OrganizationsScreen(FolioScreen):
     def current_item(self) -> Item | None:
         return self.panel.current_item()
 
-    @property
-    def org_id(self) -> str | None:
+    def organization_in_view(self) -> str | None:
         """The organization under the cursor: ``:members`` and the other organization commands open its screens."""
         org = self.panel.current if self.is_mounted else None
         return org.id if org is not None else None

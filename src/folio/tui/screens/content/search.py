@@ -70,6 +70,8 @@ DEBOUNCE = 0.3
 class SearchScreen(FolioScreen):
     """The organization's content that matches the words typed, by space, page and section."""
 
+    org_id: str
+
     ROUTE: ClassVar[str | None] = SEARCH.kind
     CSS_PATH = [styles_dir() / "search.tcss"]
     AUTO_FOCUS = "QueryBox"
@@ -339,6 +341,9 @@ class SearchScreen(FolioScreen):
 
 class SpaceSearchScreen(SearchScreen):
     """One space's pages that match the words typed, by page and section (the space search endpoint)."""
+
+    org_id: str
+    space_id: str
 
     ROUTE: ClassVar[str | None] = SPACE_SEARCH.kind
     SCOPE = "in this space"

@@ -71,6 +71,8 @@ def _tab_binding(key: str, tab: str, label: str, tooltip: str) -> Binding:
 class SpaceScreen(FolioScreen, SpaceChanges):
     """A space's pages, files, links, change requests and comments."""
 
+    space_id: str
+
     ROUTE: ClassVar[str | None] = SPACE.kind
 
     CSS_PATH = [styles_dir() / "space.tcss"]

@@ -69,6 +69,8 @@ def _bind(key: str, action: str, label: str, name: str, tooltip: str) -> Binding
 class TranslationsPanel(ResourcePanel[Translation]):
     """The organization's translations, with the titles of their source spaces."""
 
+    org_id: str
+
     COLUMNS = COLUMNS
     EMPTY = "No translation in this organization yet. Press n to translate a space."
     NOUN = "translation"
@@ -268,6 +270,8 @@ class TranslationsPanel(ResourcePanel[Translation]):
 
 class TranslationsScreen(PanelScreen[TranslationsPanel]):
     """``:translations``: the organization's translations (``start_filter``: words to filter by)."""
+
+    org_id: str
 
     ROUTE = TRANSLATIONS.kind
     CSS_PATH = [styles_dir() / "references.tcss"]

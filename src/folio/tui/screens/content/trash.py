@@ -76,6 +76,8 @@ def trash_row(space: Space) -> Row:
 class TrashPanel(ResourcePanel["Space"]):
     """The organization's deleted spaces that can still be restored."""
 
+    org_id: str
+
     COLUMNS = COLUMNS
     EMPTY = (
         "No deleted space here. The service does not list deleted spaces: this shows the ones Folio saw in the "
@@ -157,6 +159,8 @@ class TrashPanel(ResourcePanel["Space"]):
 
 class TrashScreen(FolioScreen):
     """The organization's deleted spaces; ``u`` restores one."""
+
+    org_id: str
 
     ROUTE: ClassVar[str | None] = TRASH.kind
     CSS_PATH = [styles_dir() / "search.tcss"]

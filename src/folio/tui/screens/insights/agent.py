@@ -61,6 +61,8 @@ FORMATTING = (
 class AgentScreen(FolioScreen):
     """``:agent``: the agent instructions of organization ``org_id``."""
 
+    org_id: str
+
     ROUTE: ClassVar[str | None] = AGENT.kind
     CSS_PATH = [styles_dir() / "access.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [

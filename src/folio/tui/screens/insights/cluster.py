@@ -109,6 +109,8 @@ def change_request_row(cr: ChangeRequest, space: str) -> Row:
 class ClusterScreen(FolioScreen):
     """Issues cluster ``cluster_id`` of organization ``org_id``."""
 
+    org_id: str
+
     ROUTE: ClassVar[str | None] = CLUSTER.kind
     CSS_PATH = [styles_dir() / "conversations.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [

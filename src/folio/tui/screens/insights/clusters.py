@@ -175,6 +175,8 @@ def cluster_facts(cluster: IssuesCluster) -> str:
 class ClustersPanel(ResourcePanel["IssuesCluster"]):
     """The organization's issues clusters with their keys."""
 
+    org_id: str
+
     COLUMNS = COLUMNS
     EMPTY = "No issues clusters yet: they form as conversations are ingested (i on :conversations)."
     NOUN = "cluster"
@@ -298,6 +300,8 @@ class ClustersScreen(PanelScreen[ClustersPanel]):
     cluster in full (its label, icon, impact, counts, sources and trend); ``query``: words typed after
     ``:clusters``, the list opens filtered by them."""
 
+    org_id: str
+
     ROUTE: ClassVar[str | None] = CLUSTERS.kind
     CSS_PATH = [styles_dir() / "conversations.tcss"]
     PANEL = ClustersPanel
@@ -305,8 +309,7 @@ class ClustersScreen(PanelScreen[ClustersPanel]):
     def __init__(
         self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
     ) -> None:
-        super().__init__(services, org_id, crumb="Issues clusters", trail=trail)
-        self.initial_filter = words
+        super().__init__(services, org_id, words=words, crumb="Issues clusters", trail=trail)
 
     def make_panel(self) -> ClustersPanel:
         return ClustersPanel(self.services, self.org_id, id="clusters")

@@ -90,6 +90,8 @@ def metadata_rows(detail: ConversationDetail) -> list[Row]:
 class ConversationScreen(FolioScreen):
     """Conversation ``conversation_id`` of organization ``org_id``."""
 
+    org_id: str
+
     ROUTE: ClassVar[str | None] = CONVERSATION.kind
     CSS_PATH = [styles_dir() / "conversations.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [

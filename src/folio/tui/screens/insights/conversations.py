@@ -72,6 +72,8 @@ def conversation_row(conversation: Conversation) -> Row:
 class ConversationsPanel(ResourcePanel["Conversation"]):
     """The organization's conversations with their keys."""
 
+    org_id: str
+
     COLUMNS = COLUMNS
     EMPTY = "No conversations yet. Press i to ingest a file of them."
     NOUN = "conversation"
@@ -166,6 +168,8 @@ class ConversationsScreen(PanelScreen[ConversationsPanel]):
     """The conversations of organization ``org_id``; ``query``: words typed after ``:conversations``, the list
     opens filtered by them."""
 
+    org_id: str
+
     ROUTE: ClassVar[str | None] = CONVERSATIONS.kind
     CSS_PATH = [styles_dir() / "conversations.tcss"]
     PANEL = ConversationsPanel
@@ -173,8 +177,7 @@ class ConversationsScreen(PanelScreen[ConversationsPanel]):
     def __init__(
         self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
     ) -> None:
-        super().__init__(services, org_id, crumb="Conversations", trail=trail)
-        self.initial_filter = words
+        super().__init__(services, org_id, words=words, crumb="Conversations", trail=trail)
 
     def make_panel(self) -> ConversationsPanel:
         return ConversationsPanel(self.services, self.org_id, id="conversations")

@@ -94,6 +94,8 @@ def usage_text(usages: Usages) -> str:
 class VersionsPanel(ResourcePanel["OpenAPISpecVersion"]):
     """The spec's versions, newest first; the latest is marked, and one may be marked to compare."""
 
+    org_id: str
+
     COLUMNS = (
         Column("mark", "", 2),
         Column("version", "Version", 12),
@@ -232,6 +234,8 @@ class VersionsPanel(ResourcePanel["OpenAPISpecVersion"]):
 class SpecScreen(FolioScreen):
     """A spec (``slug``) of ``org_id``: its summary, where it is used, its versions."""
 
+    org_id: str
+
     ROUTE = SPEC.kind
     CSS_PATH = [styles_dir() / "references.tcss"]
     AUTO_FOCUS = "ResourceList"
@@ -325,6 +329,8 @@ class ChangedFilesPanel(FilesPanel):
 
 class SpecVersionScreen(FolioScreen):
     """``version_id`` of a spec: its files; with ``base``, the files of ``base`` -> ``version_id`` compared."""
+
+    org_id: str
 
     ROUTE = SPEC_VERSION.kind
     CSS_PATH = [styles_dir() / "references.tcss"]

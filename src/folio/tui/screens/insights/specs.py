@@ -25,6 +25,7 @@ from folio.services import format
 from folio.services.errors import ServiceError
 from folio.services.insights.references import ProcessingWatch, display_state, processing_report
 from folio.tui import styles_dir
+from folio.tui.context import context_of
 from folio.tui.declare import Route
 from folio.tui.errors import notify_error
 from folio.tui.modals.confirm import ConfirmModal
@@ -88,6 +89,8 @@ def _bind(key: str, action: str, label: str, name: str, tooltip: str) -> Binding
 
 class SpecsPanel(ResourcePanel[OpenAPISpec]):
     """The organization's specs, their keys, and the following of those being processed."""
+
+    org_id: str
 
     COLUMNS = COLUMNS
     EMPTY = "No OpenAPI spec in this organization yet. Press n to add one from its URL."
@@ -382,9 +385,9 @@ class SpecsPanel(ResourcePanel[OpenAPISpec]):
             return
         self.following.forget(spec.slug)
         self.notify(f"Deleted the OpenAPI spec {name}.", markup=False)
-        forget = getattr(self.app, "forget", None)
-        if callable(forget):  # the palette no longer offers it
-            forget("spec", {"org_id": self.org_id, "slug": spec.slug})
+        context = context_of(self)
+        if context is not None:  # the palette no longer offers it
+            context.forget("spec", {"org_id": self.org_id, "slug": spec.slug})
         self.reload()
 
 
@@ -411,6 +414,8 @@ def spec_detail(spec: OpenAPISpec) -> Content:
 
 class SpecsScreen(PanelScreen[SpecsPanel]):
     """``:specs``: the organization's OpenAPI specs (``start_filter``: words to filter by, from ``:specs words``)."""
+
+    org_id: str
 
     ROUTE = SPECS.kind
     CSS_PATH = [styles_dir() / "references.tcss"]

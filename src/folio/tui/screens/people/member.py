@@ -53,6 +53,8 @@ TABS = ("spaces", "teams")
 class MemberSpacesPanel(ResourcePanel["MemberSpace"]):
     """The spaces a member can reach, with their permission on each."""
 
+    org_id: str
+
     COLUMNS = (
         Column("space", "Space"),
         Column("permission", "Permission", 10),
@@ -95,6 +97,8 @@ class MemberSpacesPanel(ResourcePanel["MemberSpace"]):
 
 class MemberTeamsPanel(ResourcePanel["MemberTeam"]):
     """The member's teams, with their role in each."""
+
+    org_id: str
 
     COLUMNS = (
         Column("team", "Team"),
@@ -148,6 +152,8 @@ def _tab_key(key: str, tab: str, label: str) -> Binding:
 
 class MemberScreen(FolioScreen):
     """The member ``user_id`` of organization ``org_id``."""
+
+    org_id: str
 
     ROUTE: ClassVar[str | None] = MEMBER.kind
     CSS_PATH = [styles_dir() / "people.tcss"]
@@ -278,7 +284,5 @@ class MemberScreen(FolioScreen):
             remove_member(self, self.services.people, self.org_id, self.member, self._removed, me=self.me)
 
     def _removed(self, member: Member) -> None:
-        forget = getattr(self.app, "forget", None)
-        if callable(forget):
-            forget("member", {"org_id": self.org_id, "user_id": member.id})
+        self.context.forget("member", {"org_id": self.org_id, "user_id": member.id})
         self.action_back()

@@ -22,6 +22,7 @@ from textual.widgets import Static
 from folio.services import format
 from folio.services.people.people_plan import next_role_filter, role_filter_label, role_name
 from folio.tui import styles_dir
+from folio.tui.context import context_of
 from folio.tui.declare import Route
 from folio.tui.fresh import is_cached_only
 from folio.tui.modals.people_plan import RolePlanModal
@@ -100,6 +101,8 @@ def member_row(member: Member, mark: str = " ", me: str | None = None) -> Row:
 
 class MembersPanel(Marking["Member"], ResourcePanel["Member"]):
     """The members of ``org_id`` with their keys; ``search`` starts a search on the service."""
+
+    org_id: str
 
     COLUMNS = COLUMNS
     EMPTY = "No member matches. f changes the role filter, s the search."
@@ -320,14 +323,16 @@ class MembersPanel(Marking["Member"], ResourcePanel["Member"]):
 
     def _removed(self, member: Member) -> None:
         self.marks.pop(member.id, None)
-        forget = getattr(self.app, "forget", None)
-        if callable(forget):  # the palette no longer offers them
-            forget("member", {"org_id": self.org_id, "user_id": member.id})
+        context = context_of(self)
+        if context is not None:  # the palette no longer offers them
+            context.forget("member", {"org_id": self.org_id, "user_id": member.id})
         self.reload()
 
 
 class MembersScreen(PanelScreen[MembersPanel]):
     """The members of organization ``org_id``; ``search`` (from ``:members ada``) starts a service search."""
+
+    org_id: str
 
     ROUTE: ClassVar[str | None] = MEMBERS.kind
     CSS_PATH = [styles_dir() / "people.tcss"]

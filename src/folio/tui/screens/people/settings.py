@@ -88,6 +88,8 @@ def deleted_words(deletion: InviteDeletion) -> str:
 class InviteLinksPanel(ResourcePanel["InviteLink"]):
     """The organization's invite links (admins only): what each gives and to what; n, e, D manage them."""
 
+    org_id: str
+
     COLUMNS = (
         Column("id", "Invite id", 22),
         Column("gives", "Gives", 8),
@@ -219,6 +221,8 @@ class InviteLinksPanel(ResourcePanel["InviteLink"]):
 
 class SettingsScreen(FolioScreen):
     """``:settings``: the settings of organization ``org_id``."""
+
+    org_id: str
 
     ROUTE: ClassVar[str | None] = SETTINGS.kind
     CSS_PATH = [styles_dir() / "access.tcss"]

@@ -120,6 +120,8 @@ class CopyForIdp(ChoiceModal):
 class ProvidersPanel(ResourcePanel["SamlProvider"]):
     """The organization's SAML providers, with their keys (admins only)."""
 
+    org_id: str
+
     COLUMNS = (
         Column("label", "Provider", 18, title=True),
         Column("status", "Status", 7),
@@ -285,6 +287,8 @@ class ProvidersPanel(ResourcePanel["SamlProvider"]):
 class LoginsPanel(ResourcePanel["SsoLogin"]):
     """The SSO sign-in options the organization offers (its active providers)."""
 
+    org_id: str
+
     COLUMNS = (Column("label", "Sign-in option", 24), Column("start", "Start URL"))
     EMPTY = "No SSO sign-in is offered: a provider is active once it has an entity ID, a certificate and an SSO URL."
     NOUN = "sign-in option"
@@ -310,6 +314,8 @@ class LoginsPanel(ResourcePanel["SsoLogin"]):
 
 class SsoScreen(FolioScreen):
     """``:sso``: the SAML providers of organization ``org_id`` and the SSO sign-in options it offers."""
+
+    org_id: str
 
     ROUTE: ClassVar[str | None] = SSO.kind
     CSS_PATH = [styles_dir() / "access.tcss"]

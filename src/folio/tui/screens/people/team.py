@@ -42,6 +42,8 @@ TEAM = Route(
 class TeamScreen(FolioScreen):
     """The team ``team_id`` of organization ``org_id``: a line about it, then its members."""
 
+    org_id: str
+
     ROUTE: ClassVar[str | None] = TEAM.kind
     CSS_PATH = [styles_dir() / "people.tcss"]
     AUTO_FOCUS = "ResourceList"

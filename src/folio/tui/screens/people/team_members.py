@@ -51,6 +51,8 @@ def _name(entry: TeamMemberEntry) -> str:
 class TeamMembersPanel(Marking["TeamMemberEntry"], ResourcePanel["TeamMemberEntry"]):
     """The members of team ``team_id``; ``team`` (set by the screen once loaded) says what the caller may do."""
 
+    org_id: str
+
     COLUMNS = COLUMNS
     EMPTY = "This team has no members yet. Press n to add one, a to add several."
     NOUN = "member"

@@ -14,6 +14,7 @@ from textual.content import Content
 from folio.services import format
 from folio.services.errors import ServiceError
 from folio.tui import styles_dir
+from folio.tui.context import context_of
 from folio.tui.declare import Route
 from folio.tui.errors import notify_error
 from folio.tui.modals.people_forms import CreateTeamModal, RenameTeamModal, TypedConfirm
@@ -78,6 +79,8 @@ def why_not_manage(team: Team | None, doing: str) -> str | None:
 
 class TeamsPanel(ResourcePanel["Team"]):
     """The teams of ``org_id``; ``title`` starts a title filter on the service."""
+
+    org_id: str
 
     COLUMNS = COLUMNS
     EMPTY = "This organization has no teams yet. Press n to create one."
@@ -240,14 +243,16 @@ class TeamsPanel(ResourcePanel["Team"]):
             notify_error(self, exc, doing=f"Could not delete the team {name}")
             return
         self.notify(f"Team deleted: {name}", markup=False)
-        forget = getattr(self.app, "forget", None)
-        if callable(forget):
-            forget("team", {"org_id": self.org_id, "team_id": team.id})
+        context = context_of(self)
+        if context is not None:  # the palette no longer offers it
+            context.forget("team", {"org_id": self.org_id, "team_id": team.id})
         self.reload()
 
 
 class TeamsScreen(PanelScreen[TeamsPanel]):
     """The teams of organization ``org_id``; ``search`` (from ``:teams docs``) filters them by title."""
+
+    org_id: str
 
     ROUTE: ClassVar[str | None] = TEAMS.kind
     CSS_PATH = [styles_dir() / "people.tcss"]

@@ -69,6 +69,8 @@ NARROW = 100
 class ChangeRequestScreen(Decisions, SinceReview, ReviewSweep):
     """A change request by id or number; its crumb is ``#<number> <subject>``."""
 
+    space_id: str
+
     ROUTE: ClassVar[str | None] = CHANGE_REQUEST.kind
     AUTO_FOCUS = "#cr-overview"  # (the first focusable is the tabs: a push would focus them, not the overview)
 

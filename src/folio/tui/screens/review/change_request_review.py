@@ -10,7 +10,7 @@ approving still waits for (``[review] approve_requires``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
 from textual.widgets import TabbedContent
@@ -69,6 +69,8 @@ def review_extras(screen: FolioScreen, space_id: str, cr: ChangeRequest) -> dict
 
 class ReviewSweep(FolioScreen):
     """Mixed into ``ChangeRequestScreen`` after its first base: the sweep, ``P`` and ``H``."""
+
+    sweeps: ClassVar[bool] = True
 
     space_id: str
     cr: ChangeRequest | None

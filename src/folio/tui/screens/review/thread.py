@@ -111,6 +111,8 @@ class ThreadScreen(FolioScreen):
     """``ThreadScreen(services, space_id, comment_id, change_request=None, trail=())``. ``changed`` tells the
     screen below that something was written (it reloads its list)."""
 
+    space_id: str
+
     ROUTE: ClassVar[str | None] = THREAD.kind
 
     CSS_PATH = [styles_dir() / "comments.tcss"]

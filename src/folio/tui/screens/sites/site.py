@@ -84,6 +84,8 @@ class SiteScreen(FolioScreen):
     """A site of organization ``org_id`` in three tabs: Settings, Structure (with the published view beside it),
     Adaptive content."""
 
+    org_id: str
+
     ROUTE: ClassVar[str | None] = SITE.kind
     AUTO_FOCUS = "#site-settings _SettingList"
     """The settings list from the start, and again when its loading indicator goes (a focus asked for while it
