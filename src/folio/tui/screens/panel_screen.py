@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from textual.widgets import Header
 
-from folio.tui import routes, styles_dir
+from folio.tui import styles_dir
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.footer import KeysFooter
@@ -62,8 +62,7 @@ class PanelScreen(FolioScreen, Generic[P]):
         trail: tuple[str, ...] = (),
     ) -> None:
         super().__init__(services, trail=trail)
-        declared = routes.route(self.ROUTE or "")
-        names = declared.ids if declared is not None else ("org_id",)
+        names = self.scope_names(len(ids))
         if len(ids) != len(names):
             raise TypeError(f"{type(self).__name__} takes {len(names)} ids ({', '.join(names)}), not {len(ids)}")
         self.scope: Ids = dict(zip(names, ids, strict=True))
@@ -72,6 +71,16 @@ class PanelScreen(FolioScreen, Generic[P]):
             setattr(self, name, value)  # the session saves the route's ids from the attributes of those names
         self.crumb = crumb or (safe(title, limit=60).plain if title else self.CRUMB)
         self._words = words or None
+
+    def scope_names(self, given: int) -> tuple[str, ...]:
+        """The names of the route's ids (none for a screen of no scope: the route table is read only when a
+        screen has ids to name, so the first screen, the organizations, does not read it before its frame)."""
+        if not given:
+            return ()
+        from folio.tui import routes  # (the route table: read from the screens' modules)
+
+        declared = routes.route(self.ROUTE or "")
+        return declared.ids if declared is not None else ("org_id",)
 
     @property
     def words(self) -> str | None:
