@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint format snapshots-update screenshots serve bench bench-quick constraints clean
+.PHONY: demo test lint format snapshots-update screenshots serve bench bench-quick constraints readme clean
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -42,6 +42,9 @@ bench: $(STAMP)  ## every benchmark, full sizes (under 10 min on 2 cores); figur
 
 bench-quick: $(STAMP)  ## every benchmark at tiny sizes: proves they still run (CI), the times mean nothing
 	$(BIN)/python -m tests.bench.run --quick
+
+readme: $(STAMP)  ## the README's table of : commands, from the screens' declarations
+	$(BIN)/python -c 'from tests.unit.test_routes import write_readme; write_readme()'
 
 constraints: $(STAMP)  ## pin what is installed now (after changing pyproject.toml's dependencies)
 	@{ echo "# Every package Folio and its tests install, at the versions CI and the README's commands use (pip -c)."; \

@@ -167,6 +167,39 @@ def _go_to_hits(provider: Provider, query: str | None) -> Iterator[Hit | Discove
             yield Hit(score, display, command, text=text, help=help_text)
 
 
+def _screen_hits(provider: Provider, query: str) -> Iterator[Hit]:
+    """The screens of the organization in view, as their ``:`` commands open them (``Open: Members``): every
+    route of ``find="organization"``, from the route table."""
+    from folio.tui import routes
+
+    if isinstance(provider.screen, ModalScreen):
+        return
+    app = cast("FolioApp", provider.app)
+    if app.current_organization() is None:
+        return
+    matcher = provider.matcher(query)
+    for found in routes.ROUTES.values():
+        if found.find != "organization" or not found.verbs:
+            continue
+        name = found.label or found.plural[:1].upper() + found.plural[1:]  # (a list: the things it lists)
+        text = f"Open: {name}"
+        score = max(matcher.match(text), matcher.match(f":{found.verbs[0]}"))
+        if score > 0:
+            command = partial(_run_command, app, found.verbs[0])
+            yield Hit(
+                score, highlight(matcher, text), command, text=text, help=_help(f"{found.summary} (:{found.verbs[0]})")
+            )
+
+
+def _run_command(app: FolioApp, line: str) -> None:
+    """Do what ``:line`` does (a screen of the organization in view), or say why it does nothing."""
+    outcome = app.resolve_command(line)
+    if isinstance(outcome, str):
+        app.notify(outcome, severity="warning", markup=False)
+    elif callable(outcome):
+        outcome()
+
+
 def _setting_hits(provider: Provider, query: str | None) -> Iterator[Hit | DiscoveryHit]:
     """The themes and the other profiles (``:theme``, ``:profile``)."""
     app = cast("FolioApp", provider.app)
@@ -221,5 +254,6 @@ class FolioCommands(Provider):
             yield hit
 
     async def search(self, query: str) -> Hits:
-        for hit in (*_action_hits(self, query), *_go_to_hits(self, query), *_setting_hits(self, query)):
+        hits = (*_action_hits(self, query), *_go_to_hits(self, query), *_screen_hits(self, query))
+        for hit in (*hits, *_setting_hits(self, query)):
             yield hit

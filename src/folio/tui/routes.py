@@ -71,23 +71,28 @@ def _read(text: str, module: str, area: str) -> Iterator[Route]:
 
 
 def declared(package: str = SCREENS) -> list[Route]:
-    """Every route declared in the modules of ``package`` (every folder of its ``__path__``, subpackages too)."""
-    paths: Iterable[str] = importlib.import_module(package).__path__
-    found: list[Route] = []
-    for root in paths:
-        for folder, dirs, files in os.walk(root):
-            dirs[:] = sorted(d for d in dirs if not d.startswith(("_", ".")))
-            parts = Path(folder).relative_to(root).parts
-            for name in sorted(files):
-                if not name.endswith(".py") or name.startswith("_"):
-                    continue
-                text = Path(folder, name).read_text(encoding="utf-8")
-                if "Route(" not in text:
-                    continue
-                module = ".".join((package, *parts, name[:-3]))
-                found.extend(_read(text, module, parts[0] if parts else ""))
+    """Every route declared in the modules of ``package`` and of its subpackages (every folder of each
+    ``__path__``: a test adds a folder to an area's path), by area, then ``order``, then kind."""
+    found = list(_declared_in(package, ""))
     rank = {area: index for index, area in enumerate(AREAS)}
     return sorted(found, key=lambda r: (rank.get(r.area, len(AREAS)), r.order, r.kind))
+
+
+def _declared_in(package: str, area: str) -> Iterator[Route]:
+    paths: Iterable[str] = importlib.import_module(package).__path__  # (an area's __init__: its docstring only)
+    subpackages: set[str] = set()
+    for root in paths:
+        for entry in sorted(os.scandir(root), key=lambda e: e.name):
+            if entry.name.startswith(("_", ".")):
+                continue
+            if entry.is_dir() and os.path.exists(os.path.join(entry.path, "__init__.py")):
+                subpackages.add(entry.name)
+            elif entry.name.endswith(".py"):
+                text = Path(entry.path).read_text(encoding="utf-8")
+                if "Route(" in text:
+                    yield from _read(text, f"{package}.{entry.name[:-3]}", area)
+    for name in sorted(subpackages):
+        yield from _declared_in(f"{package}.{name}", area or name)
 
 
 def _table(routes: Iterable[Route]) -> dict[str, Route]:
