@@ -187,7 +187,11 @@ def _screen_hits(provider: Provider, query: str) -> Iterator[Hit]:
         if score > 0:
             command = partial(_run_command, app, found.verbs[0])
             yield Hit(
-                score, highlight(matcher, text), command, text=text, help=_help(f"{found.summary} (:{found.verbs[0]})")
+                score,
+                highlight(matcher, text),
+                command,
+                text=text,
+                help=_help(f"{found.summary[:1].upper()}{found.summary[1:]} (:{found.verbs[0]})"),
             )
 
 
