@@ -22,6 +22,7 @@ from typing import ClassVar
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
+from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Region, Size
@@ -420,8 +421,8 @@ class DiffView(ScrollView, DiffDrawing, can_focus=True):
         # Without: space goes on to the screen's binding of it (the change request's review sweep).
         return action != "space_page" or self.pages_on_space
 
-    # g, G and space go at once, as j and k do: Textual's scroll for 1 s (the diff drawn anew at each of its
-    # frames), and its end waits for a refresh before it starts (a frame later).
+    # g, G, space, pageup/down go at once, as j and k do: Textual's scroll glides for up to 1 s (the diff drawn anew
+    # at each frame) and starts a frame late. Where space is the screen's (a change request's sweep), pagedown pages.
     def action_scroll_down(self) -> None:
         self.scroll_relative(y=1, animate=False)
 
@@ -433,6 +434,16 @@ class DiffView(ScrollView, DiffDrawing, can_focus=True):
 
     def action_scroll_end(self) -> None:
         self.scroll_to(y=self.max_scroll_y, animate=False)
+
+    def action_page_down(self) -> None:
+        if not self.allow_vertical_scroll:
+            raise SkipAction()  # as Textual's: a diff that fits leaves the key to the screen
+        self.action_space_page()
+
+    def action_page_up(self) -> None:
+        if not self.allow_vertical_scroll:
+            raise SkipAction()
+        self.scroll_to(y=self.scroll_y - self.scrollable_content_region.height, animate=False)
 
     def action_space_page(self) -> None:
         self.scroll_to(y=self.scroll_y + self.scrollable_content_region.height, animate=False)
