@@ -19,7 +19,7 @@ from folio.services import Services
 from folio.tui import routes
 from folio.tui.app import FolioApp
 from folio.tui.modals.text_entry import TextEntryModal
-from folio.tui.screens.insights.agent import AgentScreen
+from folio.tui.screens.insights.agent import AgentScreen, find_words
 from folio.tui.widgets.markdown_view import SafeMarkdown
 from tests.conftest import FROZEN_AT, SANDBOX_URL, TOKEN
 from tests.services.test_access_service import member_with
@@ -58,6 +58,28 @@ async def test_the_instructions_and_who_changed_them(services: Services, state: 
         assert meta == "Last changed by Bruno Lindqvist, 2026-10-20 09:00 UTC (12 d ago)"
         shown = app.screen.query_one("#agent-text", SafeMarkdown).source
         assert shown.split("\n\n") == paragraphs(state)
+
+
+async def test_the_words_of_the_verb_are_found_in_the_instructions(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    """``:agent API reference`` opens them saying how often and where the words are (the phrase, or a word of it,
+    in any case); the screen keeps the words for the session."""
+    start = lambda: routes.build(services, "agent", {"org_id": state.demo_org, "words": " API  reference "})  # noqa: E731
+    async with open_app(start) as (app, _):
+        screen = app.screen
+        assert isinstance(screen, AgentScreen) and screen.words == "API reference"  # what the session saves
+        lines = str(screen.query_one("#agent-meta", Static).render()).split("\n")
+        assert lines[0].startswith("Last changed by Bruno Lindqvist")
+        assert lines[1] == "\u201cAPI reference\u201d: 2 matches, in paragraphs 1 and 3 of 3."  # APIs; the phrase
+
+
+def test_find_words_says_how_many_and_where() -> None:
+    text = "Lead with the request.\n\nThen explain the request and its answer.\nBe brief."
+    assert find_words(text, "request") == "\u201crequest\u201d: 2 matches, in paragraphs 1 and 2 of 3."
+    assert find_words(text, "BRIEF") == "\u201cBRIEF\u201d: 1 match, in paragraph 3 of 3."
+    assert find_words(text, "webhook") == "\u201cwebhook\u201d: not in the instructions."
+    assert find_words("", "webhook") == "\u201cwebhook\u201d: no instructions to look in."
 
 
 async def test_save_the_instructions_from_the_form(services: Services, state: SandboxState, open_app: Any) -> None:

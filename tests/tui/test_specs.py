@@ -31,6 +31,7 @@ from folio.tui.modals.site_forms import TypedConfirmModal
 from folio.tui.modals.spec_forms import NewSpecForm, SpecSourceForm
 from folio.tui.screens.insights.spec import SpecScreen, SpecVersionScreen, usage_text
 from folio.tui.screens.insights.specs import SpecsPanel, SpecsScreen
+from folio.tui.screens.panel_screen import PanelScreen
 from folio.tui.widgets.diff_view import DiffView
 from tests.conftest import SANDBOX_URL, TOKEN
 from tests.tui.conftest import settle
@@ -147,6 +148,8 @@ async def test_specs_verb_filters_by_the_words_given(services: Services, state: 
     async with open_app(start) as (app, _pilot):
         assert isinstance(app.screen, SpecsScreen)
         assert [r[0] for r in rows(app.screen.panel)] == ["petstore"]
+        assert app.screen.words == "pet"  # through PanelScreen and the panel's filter: what the session saves
+        assert app.screen.panel.browser.list.filter_text == "pet"
 
 
 # --- adding, and following the processing --------------------------------------------------------------------
@@ -404,6 +407,20 @@ async def test_versions_newest_first_with_the_latest_marked(
         assert "petstore" in summary and "public" in summary and "complete" in summary
         usage = str(app.screen.query_one("#spec-usage", Static).render())
         assert usage.startswith("Where it is used: not known yet")  # nothing cached in these tests
+
+
+async def test_the_spec_screen_is_a_resource_screen_of_its_route_ids(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    """Built by its route from the organization and the slug, which it keeps for the session; its crumb is the
+    slug."""
+    start = lambda: routes.build(services, "spec", {"org_id": state.demo_org, "slug": "petstore"})  # noqa: E731
+    async with open_app(start) as (app, _pilot):
+        screen = app.screen
+        assert isinstance(screen, SpecScreen) and isinstance(screen, PanelScreen)
+        assert screen.scope == {"org_id": state.demo_org, "slug": "petstore"}
+        assert (screen.org_id, screen.slug, screen.crumb) == (state.demo_org, "petstore", "petstore")
+        assert len(rows(screen.panel)) == 3
 
 
 async def test_a_version_opens_to_its_files(services: Services, state: SandboxState, open_app: Any) -> None:

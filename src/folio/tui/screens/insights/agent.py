@@ -2,6 +2,10 @@
 them last and when; ``e`` edits them here (what is typed is kept as a draft until the service accepts it, through
 a failed send and a dropped SSH session), ``E`` in ``$EDITOR``. They are sent as a document, one paragraph a line.
 
+``:agent words`` finds the words in the instructions (one text, not a list: the words find, they filter nothing):
+the line above them says how many times they occur and in which paragraphs (the phrase, or any of its words, in
+any case), or that they do not. The session keeps the words; a reload or a save looks again.
+
 Keys (binding ids ``agent.*``): e edit here, E edit in $EDITOR. Only admins change the instructions.
 """
 
@@ -17,6 +21,7 @@ from textual.content import Content
 from textual.widgets import Header, Static, TextArea
 
 from folio.services import format
+from folio.services.content.search import match_spans
 from folio.services.errors import ServiceError
 from folio.services.people.access import AgentView, instructions_markdown, is_plain_text, why_not_admin
 from folio.tui import styles_dir
@@ -34,7 +39,7 @@ if TYPE_CHECKING:
     from folio.models.organization import Organization
     from folio.services import Services
 
-__all__ = ["AgentScreen"]
+__all__ = ["AgentScreen", "find_words"]
 
 AGENT = Route(
     kind="agent",
@@ -58,8 +63,26 @@ FORMATTING = (
 )
 
 
+def find_words(text: str, words: str) -> str:
+    """Where ``words`` are in the instructions ``text`` (a paragraph a line), in words: ``“tone”: 3 matches, in
+    paragraphs 2 and 5 of 7.`` A match is the phrase or any of its words, in any case (as a search's)."""
+    quoted = f"\u201c{safe(' '.join(words.split()), limit=80).plain}\u201d"
+    paragraphs = [line for line in text.split("\n") if line.strip()]
+    if not paragraphs:
+        return f"{quoted}: no instructions to look in."
+    found = {n: len(match_spans(p, words)) for n, p in enumerate(paragraphs, 1)}
+    where = [str(n) for n, matches in found.items() if matches]
+    if not where:
+        return f"{quoted}: not in the instructions."
+    listed = where[0] if len(where) == 1 else ", ".join(where[:-1]) + " and " + where[-1]
+    noun = "paragraph" if len(where) == 1 else "paragraphs"
+    matches = format.count(sum(found.values()), "match", "matches")
+    return f"{quoted}: {matches}, in {noun} {listed} of {len(paragraphs)}."
+
+
 class AgentScreen(FolioScreen):
-    """``:agent``: the agent instructions of organization ``org_id``."""
+    """``:agent [words]``: the agent instructions of organization ``org_id``; ``words``: found in them (how many
+    times, in which paragraphs), said above them."""
 
     org_id: str
 
@@ -74,7 +97,8 @@ class AgentScreen(FolioScreen):
         self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
     ) -> None:
         super().__init__(services, trail=trail)
-        self.words = words
+        self.words = " ".join((words or "").split()) or None
+        """The words looked for in the instructions (the session saves them)."""
         self.org_id = org_id
         self.crumb = "Agent instructions"
         self.org: Organization | None = None
@@ -121,7 +145,8 @@ class AgentScreen(FolioScreen):
         who = safe(view.updated_by, limit=80).plain if view.updated_by else "someone"
         changed = f"Last changed by {who}, {format.when(current.updated_at)}" if current.updated_at else ""
         role = "" if self.org is None or self.org.permissions.admin else " · read-only: only admins change them"
-        self.query_one("#agent-meta", Static).update(Content(changed or "Never changed") + Content(role))
+        found = "\n" + find_words(view.text, self.words) if self.words else ""
+        self.query_one("#agent-meta", Static).update(Content(changed or "Never changed") + Content(role + found))
         self.query_one("#agent-text", SafeMarkdown).show(instructions_markdown(current) or EMPTY)
         note = "" if is_plain_text(current) else FORMATTING
         self.query_one("#agent-note", Static).update(Content(note))

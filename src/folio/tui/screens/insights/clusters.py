@@ -296,23 +296,16 @@ class ClustersPanel(ResourcePanel["IssuesCluster"]):
 
 
 class ClustersScreen(PanelScreen[ClustersPanel]):
-    """The issues clusters of organization ``org_id``, with a line under the list that tells the highlighted
-    cluster in full (its label, icon, impact, counts, sources and trend); ``query``: words typed after
-    ``:clusters``, the list opens filtered by them."""
+    """``:clusters [words]``: the issues clusters of organization ``org_id`` (the list opens filtered by the
+    words), with a line under the list that tells the highlighted cluster in full (its label, icon, impact,
+    counts, sources and trend)."""
 
     org_id: str
 
     ROUTE: ClassVar[str | None] = CLUSTERS.kind
     CSS_PATH = [styles_dir() / "conversations.tcss"]
     PANEL = ClustersPanel
-
-    def __init__(
-        self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
-    ) -> None:
-        super().__init__(services, org_id, words=words, crumb="Issues clusters", trail=trail)
-
-    def make_panel(self) -> ClustersPanel:
-        return ClustersPanel(self.services, self.org_id, id="clusters")
+    CRUMB = "Issues clusters"
 
     def below(self) -> Iterable[Widget]:
         yield Static(id="clusters-preview", classes="conversations--preview")

@@ -165,19 +165,12 @@ class ConversationsPanel(ResourcePanel["Conversation"]):
 
 
 class ConversationsScreen(PanelScreen[ConversationsPanel]):
-    """The conversations of organization ``org_id``; ``query``: words typed after ``:conversations``, the list
-    opens filtered by them."""
+    """``:conversations [words]``: the conversations of organization ``org_id`` (the list opens filtered by the
+    words)."""
 
     org_id: str
 
     ROUTE: ClassVar[str | None] = CONVERSATIONS.kind
     CSS_PATH = [styles_dir() / "conversations.tcss"]
     PANEL = ConversationsPanel
-
-    def __init__(
-        self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
-    ) -> None:
-        super().__init__(services, org_id, words=words, crumb="Conversations", trail=trail)
-
-    def make_panel(self) -> ConversationsPanel:
-        return ConversationsPanel(self.services, self.org_id, id="conversations")
+    CRUMB = "Conversations"

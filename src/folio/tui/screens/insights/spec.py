@@ -35,6 +35,7 @@ from folio.tui.navigation import Ids, Open
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.screens.insights.specs import spec_detail
+from folio.tui.screens.panel_screen import PanelScreen
 from folio.tui.widgets.diff_view import DiffView
 from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.resource_list import Column, ResourceList, Row
@@ -231,31 +232,26 @@ class VersionsPanel(ResourcePanel["OpenAPISpecVersion"]):
         self.post_message(Open("spec-version", ids, title=f"{short(older)} \u2192 {short(newer)}"))
 
 
-class SpecScreen(FolioScreen):
-    """A spec (``slug``) of ``org_id``: its summary, where it is used, its versions."""
+class SpecScreen(PanelScreen[VersionsPanel]):
+    """``:spec <slug>``: spec ``slug`` of organization ``org_id``: its summary and where it is used (both above
+    the list, in its panel), its versions."""
 
     org_id: str
+    slug: str
 
     ROUTE = SPEC.kind
     CSS_PATH = [styles_dir() / "references.tcss"]
-    AUTO_FOCUS = "ResourceList"
+    PANEL = VersionsPanel
 
     def __init__(self, services: Services, org_id: str, slug: str, *, trail: tuple[str, ...] = ()) -> None:
-        super().__init__(services, trail=trail)
-        self.org_id = org_id
-        self.slug = slug
-        self.crumb = safe(slug, limit=60).plain
+        super().__init__(services, org_id, slug, title=slug, trail=trail)  # its crumb: the slug, made safe
 
-    def compose(self) -> ComposeResult:
-        yield Header(icon="")
-        yield VersionsPanel(self.services, self.org_id, self.slug, id="spec-versions")
-        yield KeysFooter()
+    def make_panel(self) -> VersionsPanel:
+        # Not the route's kind as its id: the panel's own line of the spec is ``spec-summary``, the id the
+        # base panel would give its hint.
+        return VersionsPanel(self.services, self.org_id, self.slug, id="spec-versions")
 
-    @property
-    def panel(self) -> VersionsPanel:
-        return self.query_one(VersionsPanel)
-
-    def on_mount(self) -> None:
+    def on_mount(self) -> None:  # PanelScreen's runs too (Textual calls both)
         self._usages()
 
     @work(exclusive=True, group="spec-usages", exit_on_error=False)
@@ -266,9 +262,6 @@ class SpecScreen(FolioScreen):
             self.panel.show_usage(error_message(exc, doing="Where it is used could not be read").plain)
             return
         self.panel.show_usage(usage_text(usages))
-
-    def current_item(self) -> Item | None:
-        return self.panel.current_item()
 
     def action_refresh(self) -> None:
         self.panel.reload()
@@ -328,7 +321,11 @@ class ChangedFilesPanel(FilesPanel):
 
 
 class SpecVersionScreen(FolioScreen):
-    """``version_id`` of a spec: its files; with ``base``, the files of ``base`` -> ``version_id`` compared."""
+    """``version_id`` of a spec: its files; with ``base``, the files of ``base`` -> ``version_id`` compared.
+
+    Not a :class:`~folio.tui.screens.panel_screen.PanelScreen`: its list of files is one half of the screen, beside
+    the file (or the diff) under the cursor, under a summary of the version; the list reads its rows from the
+    screen (:meth:`rows`), and ``enter`` on a file moves to the viewer rather than opening a route."""
 
     org_id: str
 

@@ -103,13 +103,9 @@ class SpecsPanel(ResourcePanel[OpenAPISpec]):
         _bind("D", "delete_spec", "Delete", "delete", "Delete the spec (type its slug to confirm)"),
     ]
 
-    def __init__(
-        self, services: Services, org_id: str, *, start_filter: str | None = None, id: str | None = None
-    ) -> None:
+    def __init__(self, services: Services, org_id: str, *, id: str | None = None) -> None:
         super().__init__(services, id=id)
         self.org_id = org_id
-        self.start_filter = start_filter
-        """Words to filter by once the list is in (``:specs petstore``)."""
         self.can_add: bool | None = None
         """Whether the caller may add specs here (None: not known yet)."""
         self.following = ProcessingWatch()
@@ -176,9 +172,6 @@ class SpecsPanel(ResourcePanel[OpenAPISpec]):
         return None
 
     def on_mount(self) -> None:
-        if self.start_filter:
-            self.browser.restore(None, self.start_filter)
-            self.browser.add_class("-filtering")
         super().on_mount()
         self._permissions()
 
@@ -413,22 +406,15 @@ def spec_detail(spec: OpenAPISpec) -> Content:
 
 
 class SpecsScreen(PanelScreen[SpecsPanel]):
-    """``:specs``: the organization's OpenAPI specs (``start_filter``: words to filter by, from ``:specs words``)."""
+    """``:specs [words]``: the organization's OpenAPI specs (the list opens filtered by the words); the
+    processing is followed only while the screen is shown."""
 
     org_id: str
 
     ROUTE = SPECS.kind
     CSS_PATH = [styles_dir() / "references.tcss"]
     PANEL = SpecsPanel
-
-    def __init__(
-        self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
-    ) -> None:
-        super().__init__(services, org_id, crumb="OpenAPI specs", trail=trail)
-        self.start_filter = words
-
-    def make_panel(self) -> SpecsPanel:
-        return SpecsPanel(self.services, self.org_id, start_filter=self.start_filter, id="specs")
+    CRUMB = "OpenAPI specs"
 
     def on_screen_suspend(self, event: events.ScreenSuspend) -> None:
         self.panel.pause()
