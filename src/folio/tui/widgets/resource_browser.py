@@ -136,6 +136,7 @@ class ResourceBrowser(Vertical):
         if query:
             self.filter_input.value = query
             self.list.filter(query)
+            self.add_class("-filtering")  # the box shows the words the list is filtered by (esc clears them)
         self._apply_pending()
 
     def _apply_pending(self) -> None:
