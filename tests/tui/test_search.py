@@ -269,3 +269,28 @@ async def test_a_space_search_lists_pages_and_sections(services: Services, state
         await settle(pilot)
         page = next(p["id"] for p in state.revisions[state.spaces[sid]["revision"]]["pages"] if p["title"] == "Robots")
         assert calls == [("space", {"space_id": sid, "page_id": page, "anchor": "list-robots"})]
+
+
+async def test_the_session_keeps_the_words_of_both_searches(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    """The session saves each search's ``words`` (the route's optional id) and rebuilds it searching them again;
+    a space's search keeps its space."""
+    from folio.tui import session
+
+    async with open_app(search_screen(services, state, "robot")) as (app, pilot):
+        org_search = screen_of(app)
+        app.open_route("space-search", {"space_id": space_id(state, "Getting Started"), "words": "install"})
+        await settle(pilot)
+        space_search = app.screen
+        assert isinstance(space_search, SpaceSearchScreen)
+        saved = session.snapshot([org_search, space_search])
+        assert [(e["screen"], e["args"]) for e in saved["screens"]] == [
+            ("search", {"org_id": state.demo_org, "words": "robot"}),
+            ("space-search", {"space_id": space_id(state, "Getting Started"), "words": "install"}),
+        ]
+        rebuilt = session.rebuild(services, saved)
+        assert [(type(s).__name__, s.words) for s in rebuilt] == [  # type: ignore[attr-defined]
+            ("SearchScreen", "robot"),
+            ("SpaceSearchScreen", "install"),
+        ]

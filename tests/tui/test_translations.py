@@ -156,3 +156,26 @@ async def test_enter_opens_the_translated_space(services: Services, state: Sandb
         assert app.screen.panel.browser.list.move_to(french["id"])
         await keys(pilot, "enter")
         assert isinstance(app.screen, SpaceScreen) and app.screen.space_id == french["result"]["space"]
+
+
+async def test_translations_words_open_the_list_filtered_by_them(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    """``:translations french`` from the translations: the words go to the screen (``words``), and its list
+    opens filtered by them (the filter box holds them); the route builds it the same (``routes.build``)."""
+    from folio.tui import routes
+
+    async with open_app(translations_screen(services, state)) as (app, pilot):
+        await keys(pilot, "colon")
+        await pilot.press(*"translations", "space", *"french")
+        await keys(pilot, "enter")
+        screen = app.screen
+        assert isinstance(screen, TranslationsScreen) and screen.org_id == state.demo_org
+        assert [r[0] for r in rows(screen)] == ["French (fr)"]
+        assert screen.words == "french"
+        assert screen.panel.browser.has_class("-filtering")
+    start = lambda: routes.build(services, "translations", {"org_id": state.demo_org, "words": "german"})  # noqa: E731
+    async with open_app(start) as (app, _pilot):
+        screen = app.screen
+        assert isinstance(screen, TranslationsScreen)
+        assert [r[0] for r in rows(screen)] == ["German (de)"]

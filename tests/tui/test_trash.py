@@ -5,6 +5,7 @@ meanwhile is reported and stays; ``:trash`` opens it for the organization in vie
 
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -209,3 +210,26 @@ async def test_a_space_seen_in_an_earlier_run_is_in_the_trash_of_a_later_one(
                 await client.spaces.delete(sid)
     finally:
         local.close()
+
+
+async def test_trash_words_open_the_list_filtered_by_them(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    """``:trash legacy``: the route hands the words to the screen, which opens its list filtered by them (the
+    filter box shows them; esc clears them); the session saves them as the screen's ``words``."""
+    from folio.tui import routes
+
+    legacy, scratch = space_id(state, "Legacy Docs (v1)"), space_id(state, "Scratchpad")
+    state.spaces[scratch]["deletedAt"] = state.clock.iso(FROZEN_AT - timedelta(hours=20))
+    services.trash.saw(state.demo_org, [SpaceSummary(id=legacy, title=""), SpaceSummary(id=scratch, title="")])
+    start = lambda: routes.build(services, "trash", {"org_id": state.demo_org, "words": "legacy"})  # noqa: E731
+    async with open_app(start) as (app, pilot):
+        screen = app.screen
+        assert isinstance(screen, TrashScreen)
+        assert [row[0].split(" ", 1)[1] for row in cells(screen.panel)] == ["Legacy Docs (v1)"]
+        assert screen.words == "legacy"
+        assert screen.panel.browser.has_class("-filtering")  # the words are in the filter box, in view
+        await pilot.press("escape")
+        await settle(pilot)
+        assert sorted(row[0].split(" ", 1)[1] for row in cells(screen.panel)) == ["Legacy Docs (v1)", "Scratchpad"]
+        assert screen.words is None

@@ -121,7 +121,7 @@ DENIED: dict[str, str] = {
 """Modules (and their submodules) the first frame must not import: what they are for, and when they belong."""
 
 FIRST_SCREEN: dict[str, tuple[str, ...]] = {
-    "folio.tui.screens": ("base", "content", "content.organizations"),
+    "folio.tui.screens": ("base", "content", "content.organizations", "panel_screen"),
     "folio.tui.widgets": (
         "footer",
         "header",
@@ -132,7 +132,8 @@ FIRST_SCREEN: dict[str, tuple[str, ...]] = {
         "rows",
     ),
 }
-"""Within these packages, only the first screen's modules (the organization list) are imported before its frame."""
+"""Within these packages, only the first screen's modules (the organization list and its base, PanelScreen) are
+imported before its frame."""
 
 
 def _denied(modules: set[str], denied: dict[str, str]) -> list[str]:

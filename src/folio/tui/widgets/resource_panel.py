@@ -152,8 +152,11 @@ class ResourcePanel(Vertical, Explains, Generic[T]):
 
     def apply_words(self, words: str) -> None:
         """Filter the list by ``words`` (typed after the screen's ``:`` verb, or saved by the session): the list's
-        filter as you type, by default; a panel whose service searches (the members) overrides it."""
+        filter as you type, by default (its box shown, holding them); a panel whose service searches (the members)
+        overrides it."""
         self.browser.restore(None, words)
+        if words:
+            self.browser.add_class("-filtering")
 
     def words(self) -> str:
         """The words the list is filtered by now (what :meth:`apply_words` was given, or typed after ``/``)."""

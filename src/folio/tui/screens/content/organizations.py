@@ -23,7 +23,8 @@ from folio.tui import fresh, styles_dir
 from folio.tui.context import context_of
 from folio.tui.navigation import Ids
 from folio.tui.safe import safe
-from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.screens.base import Item
+from folio.tui.screens.panel_screen import PanelScreen
 from folio.tui.textual_private import css_update_count
 from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.resource_list import Column, Row
@@ -236,17 +237,19 @@ class FirstFooter(KeysFooter):
             super().bindings_changed(screen)
 
 
-class OrganizationsScreen(FolioScreen):
+class OrganizationsScreen(PanelScreen[OrganizationsPanel]):
     """Lists the user's organizations: loaded through the resource panel, refreshed with ``r``, opened with
-    enter; empty and failed states are said in words."""
+    enter; empty and failed states are said in words. A :class:`PanelScreen` of no scope (no route ids: the route
+    table is not read before its frame), with the first screen's footer (:class:`FirstFooter`)."""
 
     CSS_PATH = [styles_dir() / "organizations.tcss"]
-    AUTO_FOCUS = "ResourceList"
+    """The app reads this stylesheet with its own (``FolioApp.CSS_PATH``): the first screen adds no source to parse."""
+    PANEL = OrganizationsPanel
+    CRUMB = "Organizations"
 
     def __init__(self, services: Services, *, initial: str | None = None) -> None:
         super().__init__(services)
         self.initial = initial
-        self.crumb = "Organizations"
         self._first_resume = True
         self._css_at_compose: int | None = None
 
@@ -260,25 +263,19 @@ class OrganizationsScreen(FolioScreen):
             if self._css_at_compose == css_update_count(self.app):
                 event.refresh_styles = False
 
+    def make_panel(self) -> OrganizationsPanel:
+        return OrganizationsPanel(self.services, initial=self.initial, id="organizations")
+
     def compose(self) -> ComposeResult:
+        """PanelScreen's, with :class:`FirstFooter` for its footer."""
         self._css_at_compose = css_update_count(self.app)  # (a theme, a CSS reload changes it)
         yield Header(icon="")
-        yield OrganizationsPanel(self.services, initial=self.initial, id="organizations")
+        yield self.make_panel()
         yield FirstFooter()
-
-    def on_mount(self) -> None:
-        self._draw_sub_title()
-
-    @property
-    def panel(self) -> OrganizationsPanel:
-        return self.query_one(OrganizationsPanel)
 
     @property
     def organizations(self) -> list[Org]:
         return self.panel.items
-
-    def current_item(self) -> Item | None:
-        return self.panel.current_item()
 
     def organization_in_view(self) -> str | None:
         """The organization under the cursor: ``:members`` and the other organization commands open its screens."""
@@ -293,9 +290,6 @@ class OrganizationsScreen(FolioScreen):
 
     def action_back(self) -> None:
         """The first screen: there is nothing to go back to (``q`` quits)."""
-
-    def action_refresh(self) -> None:
-        self.panel.reload()
 
     def why_not(self, action: str) -> str | None:
         if action == "back":

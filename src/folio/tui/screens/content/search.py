@@ -24,7 +24,6 @@ from folio.services.errors import ServiceError
 from folio.tui import styles_dir
 from folio.tui.declare import Route
 from folio.tui.errors import error_message
-from folio.tui.navigation import Open
 from folio.tui.safe import safe
 from folio.tui.screens.base import CRUMB, FolioScreen, Item
 from folio.tui.widgets.footer import KeysFooter
@@ -68,7 +67,18 @@ DEBOUNCE = 0.3
 
 
 class SearchScreen(FolioScreen):
-    """The organization's content that matches the words typed, by space, page and section."""
+    """The organization's content that matches the words typed, by space, page and section.
+
+    A documented subclass of :class:`FolioScreen`, not a :class:`~folio.tui.screens.panel_screen.PanelScreen`:
+    its ``words`` are the service's query, not a filter of a loaded list, and its shape is not one resource panel.
+    The query box above the results searches as you type (debounced, checked against the spec's limit, with the
+    organization's earlier searches on ``up``); a page of results is merged into the groups already shown (a space
+    met again on the next page takes its new pages under its row, not a second row), and the next page loads from
+    the last row; the section under the cursor is previewed below. A :class:`ResourcePanel` appends the pages of
+    one fetch, row by row, and filters them with ``/``: none of that fits. What it shares with every screen:
+    ``words`` (the one name: the ``:search`` words, the ones the session saves and a restored screen searches
+    again) and ``self.context`` to open what enter chooses.
+    """
 
     org_id: str
 
@@ -327,7 +337,7 @@ class SearchScreen(FolioScreen):
             ids["page_id"] = target.page.id
         if target.section is not None and target.section.anchor:
             ids["anchor"] = target.section.anchor
-        self.post_message(Open("space", ids, title=target.space_title or None))
+        self.context.open("space", ids, title=target.space_title or None)
 
     # -- keys --------------------------------------------------------------------------------------------------
 

@@ -18,7 +18,6 @@ from folio.models.translation import Translation
 from folio.services import format
 from folio.services.content.translations import instructions_text, language_label
 from folio.services.errors import ServiceError
-from folio.tui import styles_dir
 from folio.tui.declare import Route
 from folio.tui.errors import notify_error
 from folio.tui.modals.confirm import ConfirmModal
@@ -81,12 +80,9 @@ class TranslationsPanel(ResourcePanel[Translation]):
         _bind("D", "delete_translation", "Delete", "delete", "Delete the translation (asks first)"),
     ]
 
-    def __init__(
-        self, services: Services, org_id: str, *, start_filter: str | None = None, id: str | None = None
-    ) -> None:
+    def __init__(self, services: Services, org_id: str, *, id: str | None = None) -> None:
         super().__init__(services, id=id)
         self.org_id = org_id
-        self.start_filter = start_filter
         self.spaces: list[SpaceSummary] = []
         self.titles: dict[str, str] = {}
         self.spaces_failed = False
@@ -154,12 +150,6 @@ class TranslationsPanel(ResourcePanel[Translation]):
         if action == "run_translation" and translation.status == "running":
             return "It is running now: run it again once it is done."
         return None
-
-    def on_mount(self) -> None:
-        if self.start_filter:
-            self.browser.restore(None, self.start_filter)
-            self.browser.add_class("-filtering")
-        super().on_mount()
 
     def on_resource_list_selected(self, event: ResourceList.Selected) -> None:
         event.stop()
@@ -269,19 +259,10 @@ class TranslationsPanel(ResourcePanel[Translation]):
 
 
 class TranslationsScreen(PanelScreen[TranslationsPanel]):
-    """``:translations``: the organization's translations (``start_filter``: words to filter by)."""
+    """``:translations``: the organization's translations (``:translations french`` opens them filtered)."""
 
     org_id: str
 
     ROUTE = TRANSLATIONS.kind
-    CSS_PATH = [styles_dir() / "references.tcss"]
     PANEL = TranslationsPanel
-
-    def __init__(
-        self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
-    ) -> None:
-        super().__init__(services, org_id, crumb="Translations", trail=trail)
-        self.start_filter = words
-
-    def make_panel(self) -> TranslationsPanel:
-        return TranslationsPanel(self.services, self.org_id, start_filter=self.start_filter, id="translations")
+    CRUMB = "Translations"

@@ -11,21 +11,18 @@ from collections.abc import AsyncIterator, Hashable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Header
 
 from folio.services import format
 from folio.services.content.space import space_label
 from folio.services.content.trash import restorable_until, time_left
 from folio.services.errors import ServiceError
-from folio.tui import styles_dir
 from folio.tui.declare import Route
 from folio.tui.errors import error_message
 from folio.tui.navigation import Ids
 from folio.tui.safe import safe
-from folio.tui.screens.base import FolioScreen, Item
-from folio.tui.widgets.footer import KeysFooter
+from folio.tui.screens.base import Item
+from folio.tui.screens.panel_screen import PanelScreen
 from folio.tui.widgets.resource_list import Column, Row
 from folio.tui.widgets.resource_panel import ResourcePanel
 
@@ -157,37 +154,11 @@ class TrashPanel(ResourcePanel["Space"]):
         self.notify(f"“{name}” restored: it is back in the organization.", markup=False)
 
 
-class TrashScreen(FolioScreen):
-    """The organization's deleted spaces; ``u`` restores one."""
+class TrashScreen(PanelScreen[TrashPanel]):
+    """The organization's deleted spaces; ``u`` restores one; ``:trash old`` opens them filtered by "old"."""
 
     org_id: str
 
     ROUTE: ClassVar[str | None] = TRASH.kind
-    CSS_PATH = [styles_dir() / "search.tcss"]
-    AUTO_FOCUS = "ResourceList"
-
-    def __init__(
-        self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
-    ) -> None:
-        super().__init__(services, trail=trail)
-        self.words = words
-        self.org_id = org_id
-        self.crumb = "Trash"
-
-    def compose(self) -> ComposeResult:
-        yield Header(icon="")
-        yield TrashPanel(self.services, self.org_id, id="trash")
-        yield KeysFooter()
-
-    def on_mount(self) -> None:
-        self._draw_sub_title()
-
-    @property
-    def panel(self) -> TrashPanel:
-        return self.query_one(TrashPanel)
-
-    def current_item(self) -> Item | None:
-        return self.panel.current_item()
-
-    def action_refresh(self) -> None:
-        self.panel.reload()
+    PANEL = TrashPanel
+    CRUMB = "Trash"
