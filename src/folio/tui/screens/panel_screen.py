@@ -1,7 +1,8 @@
 """The resource screen: one resource panel of a scope (an organization, a space, a spec, a team), with the header
 and its trail, what the screen puts under the panel, and the footer. Every list-of-things screen is this, with its
-panel: members, teams, single sign-on, settings, agent, specs, a spec, clusters, conversations, translations,
-trash, search, a team.
+panel: the organizations, members, teams, single sign-on, settings, agent, specs, a spec, clusters,
+conversations, translations, trash, a team. (The searches are not: their words are the service's query, typed in
+a box of their own, and their results come grouped by space: ``folio.tui.screens.content.search`` says why.)
 
     TRASH = Route(kind="trash", noun="trash", screen="TrashScreen", verbs=("trash",), find="organization", ...)
 

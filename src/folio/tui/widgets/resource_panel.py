@@ -155,8 +155,6 @@ class ResourcePanel(Vertical, Explains, Generic[T]):
         filter as you type, by default (its box shown, holding them); a panel whose service searches (the members)
         overrides it."""
         self.browser.restore(None, words)
-        if words:
-            self.browser.add_class("-filtering")
 
     def words(self) -> str:
         """The words the list is filtered by now (what :meth:`apply_words` was given, or typed after ``/``)."""
