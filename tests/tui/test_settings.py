@@ -285,3 +285,4 @@ async def test_words_after_the_verb_filter_the_settings(services: Services, stat
     screen = routes.build(services, "settings", {"org_id": state.demo_org, "words": "host"})
     async with open_app(lambda: screen) as (app, _):
         assert list(shown(app.screen.settings_list)) == ["hostname"]
+        assert app.screen.words == "host"  # what the session saves

@@ -14,6 +14,7 @@ from textual.widgets import Input, Static, TextArea
 from folio.sandbox import SandboxState, create_app
 from folio.sandbox.faults import Faults
 from folio.services import Services
+from folio.tui import routes
 from folio.tui.modals.access_forms import SamlProviderForm
 from folio.tui.modals.site_forms import ChoiceModal, TypedConfirmModal
 from folio.tui.screens.people.sso import SsoScreen
@@ -91,6 +92,17 @@ async def test_providers_their_service_side_and_the_sign_in_options(
         assert app.clipboard.endswith(f"/{okta['id']}/acs") and app.clipboard.startswith("https://")
         await keys(pilot, "2")
         assert rows(screen.logins.browser) == [["Okta", app.clipboard.removesuffix("/acs") + "/start"]]
+
+
+async def test_words_after_the_verb_filter_the_providers(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    screen = routes.build(services, "sso", {"org_id": state.demo_org, "words": "entra"})
+    async with open_app(lambda: screen) as (app, _pilot):
+        assert isinstance(app.screen, SsoScreen)
+        assert [r[0] for r in rows(app.screen.providers.browser)] == ["Entra ID (testing)"]
+        assert app.screen.words == "entra"  # what the session saves
+        assert len(rows(app.screen.logins.browser)) == 1  # the sign-in options are not filtered
 
 
 async def test_create_a_provider_with_a_real_certificate(

@@ -103,7 +103,33 @@ async def test_teams_listed_and_filtered_on_the_service(services: Services, stat
 async def test_teams_verb_filters_by_title(services: Services, state: SandboxState, open_app: Any) -> None:
     screen = routes.build(services, "teams", {"org_id": state.demo_org, "words": "api"})
     async with open_app(lambda: screen) as (app, _pilot):
-        assert titles(teams_panel(app)) == ["API Writers"]
+        assert titles(teams_panel(app)) == ["API Writers"] and "titled “api”" in hint(teams_panel(app))
+        assert app.screen.words == "api"  # type: ignore[attr-defined]  # what the session saves
+
+
+async def test_the_session_saves_and_rebuilds_the_title_filter(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    from folio.tui.session import rebuild, snapshot
+
+    async with open_app(teams_screen(services, state, words="api")) as (app, pilot):
+        await keys(pilot, "s", "ctrl+u", *"RE", "enter")
+        saved = snapshot([app.screen])
+    assert saved["screens"][0]["args"] == {"org_id": state.demo_org, "words": "RE"}
+    (screen,) = rebuild(services, saved)
+    assert isinstance(screen, TeamsScreen) and screen.words == "RE"
+
+
+async def test_a_team_is_built_from_its_route_with_its_title(
+    services: Services, state: SandboxState, open_app: Any
+) -> None:
+    tid = team_id(state, "Docs Core")
+    screen = routes.build(services, "team", {"org_id": state.demo_org, "team_id": tid}, title="Docs team")
+    assert isinstance(screen, TeamScreen) and screen.crumb == "Docs team"
+    assert screen.scope == {"org_id": state.demo_org, "team_id": tid}
+    async with open_app(lambda: screen) as (app, _pilot):
+        assert app.screen.crumb == "Docs Core"  # the team's own title, once loaded
+        assert len(cells(members_panel(app))) == 4
 
 
 async def test_teams_i_own_and_what_a_non_admin_may_do(services: Services, state: SandboxState, open_app: Any) -> None:

@@ -137,10 +137,11 @@ class MembersPanel(Marking["Member"], ResourcePanel["Member"]):
         ),
     ]
 
-    def __init__(self, services: Services, org_id: str, *, search: str | None = None, id: str | None = None) -> None:
+    def __init__(self, services: Services, org_id: str, *, id: str | None = None) -> None:
         super().__init__(services, id=id)
         self.org_id = org_id
-        self.search = search or None
+        self.search: str | None = None
+        """The service search in force (``s``, or the words after ``:members``)."""
         self.role: str | None = None
         self.sort: MemberSort = "joinedAt"
         self.marks: dict[str, Member] = {}
@@ -213,6 +214,21 @@ class MembersPanel(Marking["Member"], ResourcePanel["Member"]):
         """Load again when a write elsewhere changed the members since this list was loaded."""
         if self.services.changes.version(("members", self.org_id)) != self.seen:
             self.reload()
+
+    def apply_words(self, words: str) -> None:
+        """The words after ``:members`` (or saved by the session) are a search on the service, not a filter of
+        the rows shown (``/``)."""
+        search = words.strip() or None
+        if search == self.search:
+            return
+        self.search = search
+        self.draw_hint()
+        if self.is_mounted:
+            self.reload()
+
+    def words(self) -> str:
+        """The service search in force: what the session saves."""
+        return self.search or ""
 
     # -- what may be done --------------------------------------------------------------------------------------
 
@@ -330,28 +346,21 @@ class MembersPanel(Marking["Member"], ResourcePanel["Member"]):
 
 
 class MembersScreen(PanelScreen[MembersPanel]):
-    """The members of organization ``org_id``; ``search`` (from ``:members ada``) starts a service search."""
+    """The members of organization ``org_id``; ``words`` (from ``:members ada``) are a service search
+    (:meth:`MembersPanel.apply_words`)."""
 
     org_id: str
 
     ROUTE: ClassVar[str | None] = MEMBERS.kind
-    CSS_PATH = [styles_dir() / "people.tcss"]
+    CSS_PATH = [*PanelScreen.CSS_PATH, styles_dir() / "people.tcss"]
     PANEL = MembersPanel
-
-    def __init__(
-        self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
-    ) -> None:
-        super().__init__(services, org_id, crumb="Members", trail=trail)
-        self._search = words or None
-
-    @property
-    def words(self) -> str | None:
-        """The service search in force (the session saves it, so a restored screen searches again)."""
-        panels = self.query(MembersPanel) if self.is_mounted else None
-        return panels.first().search if panels else self._search
+    CRUMB = "Members"
 
     def make_panel(self) -> MembersPanel:
-        return MembersPanel(self.services, self.org_id, search=self._search, id="members")
+        panel = super().make_panel()
+        if self.words:  # given before its first load: one load, the search (not every member, then the search)
+            panel.apply_words(self.words)
+        return panel
 
     def on_screen_resume(self) -> None:  # FolioScreen's runs too (Textual calls both)
         self.panel.reload_if_changed()

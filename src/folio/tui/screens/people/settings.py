@@ -24,10 +24,10 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
+from textual.dom import NoScreen
 from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from folio.services import format
-from folio.services.errors import ServiceError
 from folio.services.people.access import (
     INVITES_NOT_OFFERED,
     AccessError,
@@ -39,12 +39,12 @@ from folio.services.people.access import (
 )
 from folio.tui import styles_dir
 from folio.tui.declare import Route
-from folio.tui.errors import error_message, notify_error
-from folio.tui.fresh import cache_first, is_cached_only
+from folio.tui.errors import notify_error
 from folio.tui.modals.access_forms import InviteDeleteForm, InviteLinkForm, InvitePeopleForm, OrgSettingForm
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.safe import safe
-from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.screens.base import Item
+from folio.tui.screens.panel_screen import PanelScreen
 from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import Column, ResourceList, Row
@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from folio.models.site import Site
     from folio.services import Services
 
-__all__ = ["InviteLinksPanel", "SettingsScreen", "deleted_words"]
+__all__ = ["InviteLinksPanel", "SettingsPanel", "SettingsScreen", "deleted_words"]
 
 SETTINGS = Route(
     kind="settings",
@@ -83,6 +83,89 @@ def deleted_words(deletion: InviteDeletion) -> str:
     if deletion.existed:
         return f"Invite link {shown} deleted."
     return f"No invite link has that id ({shown}): nothing was deleted."
+
+
+class SettingsPanel(ResourcePanel["OrgSetting"]):
+    """The organization's settings, one row each, read from the organization (and its sites, for the default
+    content): a line about it above (its title, whether you may change them), what the setting under the cursor
+    is below. Enter is the screen's ``e``: it edits the setting."""
+
+    org_id: str
+
+    COLUMNS = COLUMNS
+    EMPTY = "No settings to show."
+    NOUN = "setting"
+    FAILED = "Could not load the settings"
+
+    def __init__(self, services: Services, org_id: str, *, id: str | None = None) -> None:
+        super().__init__(services, id=id)
+        self.org_id = org_id
+        self.org: Organization | None = None
+        self.sites: list[Site] = []
+
+    def compose(self) -> ComposeResult:
+        yield from super().compose()
+        yield Static(id="settings-help", classes="access--help")
+
+    def hint(self) -> Content:
+        org = self.org
+        if org is None:
+            return Content("Loading the organization…")
+        role = "you are an admin" if org.permissions.admin else "read-only: only admins change them"
+        return Content.assemble((safe(org.title or org.id, limit=120).plain, "bold"), f" · {role}")
+
+    async def fetch(self) -> AsyncIterator[Sequence[OrgSetting]]:
+        org = await self.services.access.organization(self.org_id)
+        self.sites = await self.services.access.sites(self.org_id)
+        self.org = org
+        yield org_settings(org, self.sites)
+
+    def row(self, setting: OrgSetting) -> Row:
+        shown = safe(setting.shown.replace("\n", " "), limit=300)
+        return Row(key=setting.key, cells=[setting.label, shown], style="" if setting.editable else "dim", data=setting)
+
+    def loaded(self, items: list[OrgSetting], *, complete: bool) -> None:
+        super().loaded(items, complete=complete)
+        self.shown()
+
+    def show(self, org: Organization) -> None:
+        """The organization as a write left it: its settings shown again, without a load."""
+        self.org = org
+        current = self.current
+        self.browser.set_rows(
+            (self.row(s) for s in org_settings(org, self.sites)), keep=current.key if current else None, staged=False
+        )
+        self.shown()
+
+    def shown(self) -> None:
+        """The organization is read: the line about it, the help, and who may manage the invite links."""
+        try:
+            screen = self.screen
+        except NoScreen:  # taken down while loading
+            return
+        for invites in screen.query(InviteLinksPanel):
+            invites.org = self.org
+        self.draw_hint()
+        self.draw_help()
+        screen.refresh_bindings()
+
+    def draw_help(self) -> None:
+        setting = self.current
+        text = ""
+        if setting is not None:
+            how = "Enter edits it." if setting.editable else "Enter says why it cannot be edited here."
+            text = f"{setting.label}: {setting.help} {how}"
+            if setting.key == "inviteLinks":
+                text += " D deletes one invite link by its id or URL; tab 2 lists them."
+        for line in self.query("#settings-help").results(Static):
+            line.update(safe(text, limit=500))
+
+    def on_resource_list_highlighted(self, event: ResourceList.Highlighted) -> None:
+        super().on_resource_list_highlighted(event)
+        self.draw_help()
+
+    def on_resource_list_selected(self, event: ResourceList.Selected) -> None:
+        event.prevent_default()  # not a route to open: the screen's handler edits the setting
 
 
 class InviteLinksPanel(ResourcePanel["InviteLink"]):
@@ -166,6 +249,7 @@ class InviteLinksPanel(ResourcePanel["InviteLink"]):
 
     def on_resource_list_selected(self, event: ResourceList.Selected) -> None:
         event.stop()
+        event.prevent_default()  # enter edits here: ResourcePanel's handler would say it opens nothing
         reason = self.why_not("edit_link")
         if reason:
             self.notify(reason, severity="warning", markup=False)
@@ -219,14 +303,17 @@ class InviteLinksPanel(ResourcePanel["InviteLink"]):
         self.reload()
 
 
-class SettingsScreen(FolioScreen):
-    """``:settings``: the settings of organization ``org_id``."""
+class SettingsScreen(PanelScreen[SettingsPanel]):
+    """``:settings``: the settings of organization ``org_id`` (the screen's panel, in the first tab) and its invite
+    links (a second panel, in the second tab): ``compose`` puts them in tabs. ``words`` (from ``:settings host``)
+    filter the settings."""
 
     org_id: str
 
     ROUTE: ClassVar[str | None] = SETTINGS.kind
-    CSS_PATH = [styles_dir() / "access.tcss"]
-    AUTO_FOCUS = "ResourceList"
+    CSS_PATH = [*PanelScreen.CSS_PATH, styles_dir() / "access.tcss"]
+    PANEL = SettingsPanel
+    CRUMB = "Settings"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "1", "show_tab('settings')", "Settings", id="settings.tab-settings", show=False, tooltip="Show the settings"
@@ -250,23 +337,14 @@ class SettingsScreen(FolioScreen):
         Binding("i", "invite_people", "Invite", id="settings.invite", tooltip="Invite people by email"),
     ]
 
-    def __init__(
-        self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
-    ) -> None:
-        super().__init__(services, trail=trail)
-        self.org_id = org_id
-        self.query_text = words
-        self.crumb = "Settings"
-        self.org: Organization | None = None
-        self.sites: list[Site] = []
+    def make_panel(self) -> SettingsPanel:
+        return SettingsPanel(self.services, self.org_id, id="org-settings")  # (#settings: the first tab)
 
     def compose(self) -> ComposeResult:
         yield Header(icon="")
         with TabbedContent(initial="settings", id="settings-tabs"):
             with TabPane("1 Settings", id="settings"):
-                yield Static(Content("Loading the organization…"), id="settings-summary", classes="access--summary")
-                yield ResourceBrowser(COLUMNS, empty="No settings to show.", id="org-settings")
-                yield Static(id="settings-help", classes="access--help")
+                yield self.make_panel()
             with TabPane("2 Invite links", id="invites"):
                 yield InviteLinksPanel(self.services, self.org_id, id="invite-links")
         yield KeysFooter()
@@ -287,73 +365,30 @@ class SettingsScreen(FolioScreen):
 
     @property
     def settings_list(self) -> ResourceBrowser:
-        return self.query_one("#org-settings", ResourceBrowser)
+        return self.panel.browser
+
+    @property
+    def org(self) -> Organization | None:
+        """The organization, once read (who may change what)."""
+        return self.panel.org
 
     @property
     def setting(self) -> OrgSetting | None:
-        row = self.settings_list.list.highlighted
-        return row.data if row is not None else None  # type: ignore[return-value]
+        return self.panel.current
 
-    def on_mount(self) -> None:
-        self._draw_sub_title()
+    def on_mount(self) -> None:  # PanelScreen's runs too (Textual calls both): it applies the words
         self.settings_list.focus_list()
-        self.load()
-
-    # -- loading -----------------------------------------------------------------------------------------------------
-
-    @work(exclusive=True, group="settings", exit_on_error=False)
-    @cache_first
-    async def load(self) -> None:
-        browser = self.settings_list
-        browser.set_error(None)
-        browser.set_loading(True)
-        try:
-            org = await self.services.access.organization(self.org_id)
-        except ServiceError as exc:
-            if not is_cached_only():  # a first paint from the cache that missed paints nothing
-                browser.set_error(error_message(exc, doing="Could not load the settings", hint="Press r to try again."))
-            return
-        self.sites = await self.services.access.sites(self.org_id)
-        self.show(org)
-
-    def show(self, org: Organization) -> None:
-        self.org = org
-        self.invites.org = org
-        role = "you are an admin" if org.permissions.admin else "read-only: only admins change them"
-        summary = Content.assemble((safe(org.title or org.id, limit=120).plain, "bold"), f" · {role}")
-        self.query_one("#settings-summary", Static).update(summary)
-        browser = self.settings_list
-        browser.set_loading(False)
-        keep = self.setting.key if self.setting is not None else None
-        browser.set_rows((self._row(s) for s in org_settings(org, self.sites)), keep=keep)
-        if self.query_text:
-            browser.list.filter(self.query_text)
-            self.query_text = None
-        self._draw_help()
-        self.refresh_bindings()
-
-    @staticmethod
-    def _row(setting: OrgSetting) -> Row:
-        shown = safe(setting.shown.replace("\n", " "), limit=300)
-        return Row(key=setting.key, cells=[setting.label, shown], style="" if setting.editable else "dim", data=setting)
-
-    def _draw_help(self) -> None:
-        setting = self.setting
-        text = ""
-        if setting is not None:
-            how = "Enter edits it." if setting.editable else "Enter says why it cannot be edited here."
-            text = f"{setting.label}: {setting.help} {how}"
-            if setting.key == "inviteLinks":
-                text += " D deletes one invite link by its id or URL; tab 2 lists them."
-        self.query_one("#settings-help", Static).update(safe(text, limit=500))
 
     def on_resource_list_highlighted(self, event: ResourceList.Highlighted) -> None:
-        self._draw_help()
         self.refresh_bindings()
 
     def on_resource_list_selected(self, event: ResourceList.Selected) -> None:
         event.stop()
         self.action_edit_setting()
+
+    def show(self, org: Organization) -> None:
+        """The organization as a write left it: its settings shown again (without a load)."""
+        self.panel.show(org)
 
     # -- editing -----------------------------------------------------------------------------------------------------
 
@@ -385,7 +420,7 @@ class SettingsScreen(FolioScreen):
                 self.notify(f"{setting.label}: nothing was changed.", markup=False)
                 return
             self.show(org)
-            now = next((s.shown for s in org_settings(org, self.sites) if s.key == setting.key), "")
+            now = next((s.shown for s in org_settings(org, self.panel.sites) if s.key == setting.key), "")
             self.notify(f"{setting.label} saved: {safe(now, limit=200).plain}", markup=False)
 
         self.app.push_screen(OrgSettingForm(self.services.access, org, setting), saved)
@@ -430,5 +465,5 @@ class SettingsScreen(FolioScreen):
         return Item(org.id, org.urls.app if org.urls else None, "organization")
 
     def action_refresh(self) -> None:
-        self.load()
+        self.panel.reload()
         self.invites.reload_if_started()

@@ -29,7 +29,8 @@ from folio.tui.errors import notify_error
 from folio.tui.modals.access_forms import SamlProviderForm
 from folio.tui.modals.site_forms import ChoiceModal, TypedConfirmModal
 from folio.tui.safe import safe
-from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.screens.base import Item
+from folio.tui.screens.panel_screen import PanelScreen
 from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.resource_list import Column, ResourceList, Row
 from folio.tui.widgets.resource_panel import ResourcePanel
@@ -198,6 +199,7 @@ class ProvidersPanel(ResourcePanel["SamlProvider"]):
 
     def on_resource_list_selected(self, event: ResourceList.Selected) -> None:
         event.stop()
+        event.prevent_default()  # enter edits here: ResourcePanel's handler would say it opens nothing
         reason = self.why_not("edit_provider")
         if reason:
             self.notify(reason, severity="warning", markup=False)
@@ -312,39 +314,37 @@ class LoginsPanel(ResourcePanel["SsoLogin"]):
         return Item(login.id, login.start_url, "SSO sign-in option")
 
 
-class SsoScreen(FolioScreen):
-    """``:sso``: the SAML providers of organization ``org_id`` and the SSO sign-in options it offers."""
+class SsoScreen(PanelScreen[ProvidersPanel]):
+    """``:sso``: the SAML providers of organization ``org_id`` (the screen's panel, in the first tab) and the SSO
+    sign-in options it offers (a second panel, in the second tab): ``compose`` puts them in tabs. ``words`` (from
+    ``:sso okta``) filter the providers."""
 
     org_id: str
 
     ROUTE: ClassVar[str | None] = SSO.kind
-    CSS_PATH = [styles_dir() / "access.tcss"]
+    CSS_PATH = [*PanelScreen.CSS_PATH, styles_dir() / "access.tcss"]
+    PANEL = ProvidersPanel
+    CRUMB = "Single sign-on"
     BINDINGS: ClassVar[list[BindingType]] = [
         _key("1", "show_tab('providers')", "Providers", "tab-providers", "Show the SAML providers", show=False),
         _key("2", "show_tab('logins')", "Sign-in", "tab-logins", "Show the SSO sign-in options", show=False),
     ]
 
-    def __init__(
-        self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
-    ) -> None:
-        super().__init__(services, trail=trail)
-        self.org_id = org_id
-        self.query_text = words
-        self.crumb = "Single sign-on"
-        self.org: Organization | None = None
+    org: Organization | None = None
+    """The organization, once read: who may manage its providers."""
 
     def compose(self) -> ComposeResult:
         yield Header(icon="")
         with TabbedContent(initial="providers", id="sso-tabs"):
             with TabPane("1 Providers", id="providers"):
-                yield ProvidersPanel(self.services, self.org_id, id="sso-providers")
+                yield self.make_panel()
             with TabPane("2 Sign-in options", id="logins"):
                 yield LoginsPanel(self.services, self.org_id, id="sso-logins")
         yield KeysFooter()
 
     @property
     def providers(self) -> ProvidersPanel:
-        return self.query_one(ProvidersPanel)
+        return self.panel
 
     @property
     def logins(self) -> LoginsPanel:
@@ -354,11 +354,8 @@ class SsoScreen(FolioScreen):
     def tabs(self) -> TabbedContent:
         return self.query_one("#sso-tabs", TabbedContent)
 
-    def on_mount(self) -> None:
-        self._draw_sub_title()
+    def on_mount(self) -> None:  # PanelScreen's runs too (Textual calls both): it applies the words
         self.providers.browser.focus_list()
-        if self.query_text:
-            self.providers.browser.list.filter(self.query_text)
         self.load_organization()
 
     @work(exclusive=True, group="sso-organization", exit_on_error=False)

@@ -18,7 +18,8 @@ from folio.tui.declare import Route
 from folio.tui.errors import error_message
 from folio.tui.fresh import cache_first
 from folio.tui.safe import safe
-from folio.tui.screens.base import FolioScreen, Item
+from folio.tui.screens.base import Item
+from folio.tui.screens.panel_screen import PanelScreen
 from folio.tui.screens.people.team_members import TeamMembersPanel
 from folio.tui.widgets.footer import KeysFooter
 
@@ -39,37 +40,35 @@ TEAM = Route(
 )
 
 
-class TeamScreen(FolioScreen):
-    """The team ``team_id`` of organization ``org_id``: a line about it, then its members."""
+class TeamScreen(PanelScreen[TeamMembersPanel]):
+    """The team ``team_id`` of organization ``org_id`` (its scope): a line about the team above its members'
+    panel (``compose`` puts it there); ``title``, the team's, is the crumb until the team has loaded."""
 
     org_id: str
+    team_id: str
 
     ROUTE: ClassVar[str | None] = TEAM.kind
-    CSS_PATH = [styles_dir() / "people.tcss"]
-    AUTO_FOCUS = "ResourceList"
+    CSS_PATH = [*PanelScreen.CSS_PATH, styles_dir() / "people.tcss"]
+    PANEL = TeamMembersPanel
+    CRUMB = "Team"
 
     def __init__(
         self, services: Services, org_id: str, team_id: str, *, title: str | None = None, trail: tuple[str, ...] = ()
     ) -> None:
-        super().__init__(services, trail=trail)
-        self.org_id = org_id
-        self.team_id = team_id
-        self.crumb = safe(title, limit=60).plain if title else "Team"
+        super().__init__(services, org_id, team_id, title=title, trail=trail)
         self.team: Team | None = None
         self.seen = services.changes.version(("team", team_id))
+
+    def make_panel(self) -> TeamMembersPanel:
+        return TeamMembersPanel(self.services, self.org_id, self.team_id, id="team-members")  # (#team-summary: ours)
 
     def compose(self) -> ComposeResult:
         yield Header(icon="")
         yield Static(Content("Loading the team…"), id="team-summary")
-        yield TeamMembersPanel(self.services, self.org_id, self.team_id, id="team-members")
+        yield self.make_panel()
         yield KeysFooter()
 
-    @property
-    def panel(self) -> TeamMembersPanel:
-        return self.query_one(TeamMembersPanel)
-
-    def on_mount(self) -> None:
-        self._draw_sub_title()
+    def on_mount(self) -> None:  # PanelScreen's runs too (Textual calls both)
         self.panel.on_write = self._team_changed
         self.load()
 

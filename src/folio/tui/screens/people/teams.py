@@ -96,10 +96,11 @@ class TeamsPanel(ResourcePanel["Team"]):
         ),
     ]
 
-    def __init__(self, services: Services, org_id: str, *, title: str | None = None, id: str | None = None) -> None:
+    def __init__(self, services: Services, org_id: str, *, id: str | None = None) -> None:
         super().__init__(services, id=id)
         self.org_id = org_id
-        self.title_filter = title or None
+        self.title_filter: str | None = None
+        """The service's title filter in force (``s``, or the words after ``:teams``)."""
         self.mine = False
         self.access: Access | None = services.people.known_access(org_id)
         self.seen = services.changes.version(("teams", org_id))
@@ -146,6 +147,20 @@ class TeamsPanel(ResourcePanel["Team"]):
     def reload_if_changed(self) -> None:
         if self.services.changes.version(("teams", self.org_id)) != self.seen:
             self.reload()
+
+    def apply_words(self, words: str) -> None:
+        """The words after ``:teams`` (or saved by the session) filter the teams by title on the service."""
+        title = words.strip() or None
+        if title == self.title_filter:
+            return
+        self.title_filter = title
+        self.draw_hint()
+        if self.is_mounted:
+            self.reload()
+
+    def words(self) -> str:
+        """The title filter in force: what the session saves."""
+        return self.title_filter or ""
 
     def why_not(self, action: str) -> str | None:
         if action == "new_team":
@@ -250,28 +265,21 @@ class TeamsPanel(ResourcePanel["Team"]):
 
 
 class TeamsScreen(PanelScreen[TeamsPanel]):
-    """The teams of organization ``org_id``; ``search`` (from ``:teams docs``) filters them by title."""
+    """The teams of organization ``org_id``; ``words`` (from ``:teams docs``) filter them by title on the service
+    (:meth:`TeamsPanel.apply_words`)."""
 
     org_id: str
 
     ROUTE: ClassVar[str | None] = TEAMS.kind
-    CSS_PATH = [styles_dir() / "people.tcss"]
+    CSS_PATH = [*PanelScreen.CSS_PATH, styles_dir() / "people.tcss"]
     PANEL = TeamsPanel
-
-    def __init__(
-        self, services: Services, org_id: str, *, words: str | None = None, trail: tuple[str, ...] = ()
-    ) -> None:
-        super().__init__(services, org_id, crumb="Teams", trail=trail)
-        self._search = words or None
-
-    @property
-    def words(self) -> str | None:
-        """The title filter in force (the session saves it)."""
-        panels = self.query(TeamsPanel) if self.is_mounted else None
-        return panels.first().title_filter if panels else self._search
+    CRUMB = "Teams"
 
     def make_panel(self) -> TeamsPanel:
-        return TeamsPanel(self.services, self.org_id, title=self._search, id="teams")
+        panel = super().make_panel()
+        if self.words:  # given before its first load: one load, the search (not every team, then the search)
+            panel.apply_words(self.words)
+        return panel
 
     def on_screen_resume(self) -> None:  # FolioScreen's runs too (Textual calls both)
         self.panel.reload_if_changed()
