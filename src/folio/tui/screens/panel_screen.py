@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from textual.widgets import Header
 
-from folio.tui import styles_dir
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
 from folio.tui.widgets.footer import KeysFooter
@@ -47,7 +46,6 @@ class PanelScreen(FolioScreen, Generic[P]):
     """The panel ``make_panel()`` builds, for the scope of the route's ids."""
 
     AUTO_FOCUS = "ResourceList"
-    CSS_PATH = [styles_dir() / "panel_screen.tcss"]
     PANEL: ClassVar[type[ResourcePanel[Any]]]
     """The panel's class: built by :meth:`make_panel`, and found by it once composed."""
     CRUMB: ClassVar[str] = ""

@@ -352,7 +352,7 @@ class MembersScreen(PanelScreen[MembersPanel]):
     org_id: str
 
     ROUTE: ClassVar[str | None] = MEMBERS.kind
-    CSS_PATH = [*PanelScreen.CSS_PATH, styles_dir() / "people.tcss"]
+    CSS_PATH = [styles_dir() / "people.tcss"]
     PANEL = MembersPanel
     CRUMB = "Members"
 

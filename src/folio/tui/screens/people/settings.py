@@ -311,7 +311,7 @@ class SettingsScreen(PanelScreen[SettingsPanel]):
     org_id: str
 
     ROUTE: ClassVar[str | None] = SETTINGS.kind
-    CSS_PATH = [*PanelScreen.CSS_PATH, styles_dir() / "access.tcss"]
+    CSS_PATH = [styles_dir() / "access.tcss"]
     PANEL = SettingsPanel
     CRUMB = "Settings"
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -322,7 +322,7 @@ class SsoScreen(PanelScreen[ProvidersPanel]):
     org_id: str
 
     ROUTE: ClassVar[str | None] = SSO.kind
-    CSS_PATH = [*PanelScreen.CSS_PATH, styles_dir() / "access.tcss"]
+    CSS_PATH = [styles_dir() / "access.tcss"]
     PANEL = ProvidersPanel
     CRUMB = "Single sign-on"
     BINDINGS: ClassVar[list[BindingType]] = [

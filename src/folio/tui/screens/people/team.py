@@ -48,7 +48,7 @@ class TeamScreen(PanelScreen[TeamMembersPanel]):
     team_id: str
 
     ROUTE: ClassVar[str | None] = TEAM.kind
-    CSS_PATH = [*PanelScreen.CSS_PATH, styles_dir() / "people.tcss"]
+    CSS_PATH = [styles_dir() / "people.tcss"]
     PANEL = TeamMembersPanel
     CRUMB = "Team"
 

@@ -271,7 +271,7 @@ class TeamsScreen(PanelScreen[TeamsPanel]):
     org_id: str
 
     ROUTE: ClassVar[str | None] = TEAMS.kind
-    CSS_PATH = [*PanelScreen.CSS_PATH, styles_dir() / "people.tcss"]
+    CSS_PATH = [styles_dir() / "people.tcss"]
     PANEL = TeamsPanel
     CRUMB = "Teams"
 
