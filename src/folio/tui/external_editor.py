@@ -1,6 +1,9 @@
 """Editing a text in the user's own editor: the terminal is handed to ``$EDITOR`` and back.
 
-    text = edit_in_editor(app, before)   # RuntimeError (in words) when the editor cannot run or fails
+    text = edit_in_editor(app, before)
+
+A screen says the RuntimeError's words when the editor cannot run or fails (a change request's description, the
+agent's instructions).
 """
 
 from __future__ import annotations
