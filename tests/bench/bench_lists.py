@@ -49,7 +49,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from folio.models.common import Page
 from folio.services.content.space import PageEntry, flatten_pages
-from folio.tui.screens.content.organization import SPACE_COLUMNS
+from folio.tui.screens.content.organization_lists import SPACE_COLUMNS
 from folio.tui.widgets.page_tree import PageTree
 from folio.tui.widgets.resource_browser import ResourceBrowser
 from folio.tui.widgets.resource_list import Row

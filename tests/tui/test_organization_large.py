@@ -15,8 +15,8 @@ from folio.sandbox import SandboxState
 from folio.sandbox.clock import Clock
 from folio.sandbox.seed import populate
 from folio.services import Services
+from folio.tui.read_ahead import ahead
 from folio.tui.screens.content.organization import OrganizationScreen
-from folio.tui.screens.content.organization_load import ahead
 from tests.conftest import FROZEN_AT
 from tests.tui.conftest import settle
 

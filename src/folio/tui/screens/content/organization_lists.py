@@ -1,10 +1,10 @@
 """The organization's content tabs as resource panels: the collections tree and the spaces list.
 
-Both show what one load of the organization's collections and spaces read (``organization_load``: read once per
-visit, not once per tab), so neither fetches on its own: the screen's load feeds them (``LOAD_ON_MOUNT`` is off,
-and ``r`` asks the screen to read again). What the panel base gives them is the rest: the list and its states in
-words, the ``/`` filter, ``enter`` opening the row's route (a space; a collection row folds or unfolds), ``o`` /
-``y`` / ``Y`` through :meth:`item_of`, and the go-to of every space loaded.
+Both show what one load of the organization's collections and spaces read (the screen's ``load_content``: read
+once per visit, not once per tab), so neither fetches on its own: the screen's load feeds them (``LOAD_ON_MOUNT``
+is off, and ``r`` asks the screen to read again). What the panel base gives them is the rest: the list and its
+states in words, the ``/`` filter, ``enter`` opening the row's route (a space; a collection row folds or unfolds),
+``o`` / ``y`` / ``Y`` through :meth:`item_of`, and the go-to of every space loaded.
 """
 
 from __future__ import annotations

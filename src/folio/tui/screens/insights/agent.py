@@ -27,11 +27,11 @@ from folio.services.people.access import AgentView, instructions_markdown, is_pl
 from folio.tui import styles_dir
 from folio.tui.declare import Route
 from folio.tui.errors import error_message, notify_error
+from folio.tui.external_editor import edit_in_editor
 from folio.tui.fresh import cache_first, is_cached_only
 from folio.tui.modals.text_entry import TextEntryModal
 from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen, Item
-from folio.tui.screens.review.change_request import edit_in_editor
 from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.markdown_view import SafeMarkdown
 

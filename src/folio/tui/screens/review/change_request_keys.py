@@ -63,6 +63,14 @@ BINDINGS: list[BindingType] = [
     _binding("space", "sweep", "Sweep", "sweep", "Walk the review: the next unviewed page, then its open threads"),
     _binding("P", "toggle_pending", "Hold", "pending", "Hold your comments as a pending review, for your verdict"),
     _binding("H", "pending_list", "Held", "pending-list", "List the comments held for your verdict"),
+    Binding(
+        "V",
+        "since_review",
+        "Since review",
+        show=True,  # the footer offers it where it fits, only while it can act (fit_footer)
+        id="change-request.since-review",
+        tooltip="Show only what changed since your last review (again: every change)",
+    ),
 ]
 
 
