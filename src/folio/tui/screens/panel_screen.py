@@ -1,8 +1,9 @@
 """The resource screen: one resource panel of a scope (an organization, a space, a spec, a team), with the header
 and its trail, what the screen puts under the panel, and the footer. Every list-of-things screen is this, with its
-panel: the organizations, members, teams, single sign-on, settings, agent, specs, a spec, clusters,
-conversations, translations, trash, a team. (The searches are not: their words are the service's query, typed in
-a box of their own, and their results come grouped by space: ``folio.tui.screens.content.search`` says why.)
+panel: the organizations, members, teams, single sign-on, settings, specs, a spec, clusters, conversations,
+translations, trash, a team. Three screens take words and are not lists of one panel, each saying why: the
+searches (the words are the service's query, the results grouped by space: ``folio.tui.screens.content.search``)
+and the agent (one text: the words are found in it, ``folio.tui.screens.insights.agent``).
 
     TRASH = Route(kind="trash", noun="trash", screen="TrashScreen", verbs=("trash",), find="organization", ...)
 
