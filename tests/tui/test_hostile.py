@@ -15,6 +15,7 @@ The walker (:func:`walk`) and the seeding helpers are shared by ``test_faults`` 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Awaitable, Callable, Iterator
 from time import perf_counter
 from typing import Any
@@ -128,11 +129,16 @@ def targets_of(state: SandboxState) -> dict[str, str]:
 
 
 def screen_class(module: str, name: str) -> type[Screen[Any]] | None:
-    try:
-        cls: type[Screen[Any]] = getattr(importlib.import_module(f"folio.tui.screens.{module}"), name)
-    except Exception:  # missing, or broken while someone writes it
-        return None
-    return cls
+    """The screen class ``name`` of the screens' module ``module``, in whichever area it is (a missing one fails
+    the test: a screen moved or renamed must not make the walks skip it)."""
+    from folio.tui.routes import AREAS
+
+    found = [f"folio.tui.screens.{area}.{module}" for area in AREAS]
+    for path in found:
+        if importlib.util.find_spec(path) is not None:
+            cls: type[Screen[Any]] = getattr(importlib.import_module(path), name)
+            return cls
+    raise AssertionError(f"no screens module {module!r} in any area ({', '.join(AREAS)})")
 
 
 def visible_lists(screen: Screen[Any]) -> list[ResourceList]:

@@ -62,6 +62,8 @@ def snapshot(stack: list[Screen[Any]]) -> dict[str, Any]:
         if found is None or not found.session:
             continue
         args = {field: getattr(screen, field, None) for field in (*found.ids, *found.optional)}
+        # an optional id the screen does not keep under its name (``anchor`` is a Textual method): not saved
+        args = {field: value for field, value in args.items() if value is None or isinstance(value, str | int)}
         entries.append({"screen": found.kind, "args": args, "crumb": getattr(screen, "crumb", ""), **_view(screen)})
     return {"version": VERSION, "screens": entries}
 
