@@ -15,7 +15,7 @@ import pytest
 
 from folio.sandbox import SandboxState, SandboxTransport
 from folio.sandbox.domain.change_requests import base_revision_id
-from folio.sandbox.domain.content_changes import MAX_CHANGES, MAX_FILE_BYTES
+from folio.sandbox.domain.content_changes import MAX_CHANGES, MAX_CONTENT_BODY_BYTES, MAX_FILE_BYTES
 from folio.sandbox.revisions import find_page, walk
 from tests.conftest import SANDBOX_URL, TOKEN
 from tests.contract.openapi import Description, load, pointer
@@ -466,6 +466,10 @@ async def test_files_are_refused_over_their_size_or_without_a_source(
     assert cr["revision"] == before
     answer = await post(http, cr, [{"operation": "insert_files", "files": [{**fine, "base64": exactly}]}])
     assert answer.status_code == 200 and answer.json()["insertedFiles"][0]["size"] == MAX_FILE_BYTES
+    # The body may pass the sandbox's usual 1 MiB (a file at its largest does), not MAX_CONTENT_BODY_BYTES.
+    over = [{**fine, "name": f"f{i}.bin", "base64": exactly} for i in range(MAX_CONTENT_BODY_BYTES // len(exactly) + 1)]
+    answer = await post(http, cr, [{"operation": "insert_files", "files": over}])
+    assert answer.status_code == 413
 
 
 async def test_refs_are_unique_and_not_page_paths(http: httpx.AsyncClient, cr: dict[str, Any]) -> None:
