@@ -24,7 +24,7 @@ from folio.sandbox.domain.content import (
     render_pages,
     render_revision,
 )
-from folio.sandbox.domain.content_changes import apply_content_changes
+from folio.sandbox.domain.content_changes import MAX_CONTENT_BODY_BYTES, apply_content_changes
 from folio.sandbox.domain.spaces import find_space, render_space
 from folio.sandbox.errors import bad_request, conflict, not_found
 from folio.sandbox.http import (
@@ -266,18 +266,29 @@ async def apply_template(request: Request) -> Response:
 
 @served("POST", (CR, ""))
 async def update_content(request: Request) -> Response:
+    """updateChangeRequestContent: the batch as one new revision (see :mod:`folio.sandbox.domain.content_changes`).
+    ``compat=true`` (the default) answers the change request; ``compat=false`` the description's
+    ChangeRequestContentUpdate: the change request, one entry per page the batch touched, and the files it
+    inserted."""
     ctx = context(request)
     cr = ctx.cr
     assert cr is not None  # the CR prefix names one
     compat = query_bool(request, "compat", True)
-    body = await json_body(request)
+    body = await json_body(request, max_bytes=MAX_CONTENT_BODY_BYTES)
     user = current_user(request)
     still_active(cr, "edited")
     require_rank(ctx.state, cr, user, "edit", "edit a change request")
-    touched = apply_content_changes(ctx.state, cr, body.get("changes"), user)
+    applied = apply_content_changes(ctx.state, cr, body.get("changes"), user)
     rendered = render_change_request(ctx.state, cr)
     if compat:
         return ok(rendered)
     location = f"{ctx.state.api_base}/spaces/{cr['space']}/change-requests/{cr['id']}/content/page/"
-    pages = [{"object": "page", "id": p["id"], "urls": {"location": location + p["id"]}} for p in touched]
-    return ok({"changeRequest": rendered, "changes": pages})
+    changes: list[Record] = []
+    for entry in applied.changes:
+        if entry["object"] == "deleted_page":
+            changes.append(entry)
+            continue
+        pid = entry["page"]
+        changes.append({**entry, "page": {"object": "page", "id": pid, "urls": {"location": location + pid}}})
+    inserted = [render_file(f) for f in applied.inserted_files]
+    return ok({"changeRequest": rendered, "changes": changes, "insertedFiles": inserted})
