@@ -3,6 +3,8 @@
     folio [--demo] [--offline] [--profile NAME] [--base-url URL] [--token TOKEN|-] [--insecure] [--debug]  the TUI
     folio cache info | clear
     folio conversations ingest FILE.json [--org ID]                              send a file of conversations
+    folio open URL  (or: folio URL)                                             the TUI, on a GitBook link's screen
+    folio show URL [--json] [--fresh]                                           print what a GitBook link names
     folio auth login|status|logout [--profile NAME] [--base-url URL]              manage the saved token
     folio sandbox serve [--host H] [--port P] [--scale N] [--faults SPEC] [--seed S]  serve the sandbox
 
@@ -130,6 +132,9 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     from folio.cli_conversations import add_parser as add_conversations
 
     add_conversations(subcommands, _common)
+    from folio.cli_open import add_parser as add_open
+
+    add_open(subcommands, _common)
     sandbox = subcommands.add_parser("sandbox", help="the built-in emulator of the API")
     sandbox_commands = sandbox.add_subparsers(dest="sandbox_command", metavar="ACTION", required=True)
     serve = sandbox_commands.add_parser("serve", help="serve the sandbox over HTTP (uvicorn)")
@@ -189,6 +194,10 @@ def _opens_the_tui(argv: list[str]) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
+    if any("://" in word or word.lower().startswith("app.gitbook.com/") for word in words):
+        from folio.cli_open import as_open
+
+        words = as_open(words)  # folio URL: folio open URL
     args = build_parser(commands=not _opens_the_tui(words)).parse_args(words)
     if args.command != "sandbox":
         _skip_httpx_cli()
@@ -214,6 +223,10 @@ def main(argv: list[str] | None = None) -> int:
             from folio.cli_conversations import run as run_conversations
 
             return run_conversations(args, log)
+        if args.command in ("open", "show"):
+            from folio.cli_open import run as run_open
+
+            return run_open(args, log)
         return _run_tui(args, log)
     except SettingsError as exc:
         print(f"folio: {exc}", file=sys.stderr)

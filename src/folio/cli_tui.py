@@ -175,6 +175,7 @@ def run_tui(args: argparse.Namespace, log: DebugLog | None) -> int:
         restore=organization is None,
         accounts=launcher,
         theme_name=theme,
+        link=getattr(args, "link", None),  # folio open URL (folio.cli_open)
     )
 
     async def run() -> None:

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from folio.services.errors import Refusal
+
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
     from folio.models.common import Page
@@ -50,8 +52,9 @@ API_HOSTS = frozenset({"api.gitbook.com"})
 _NUMBER = re.compile(r"\d{1,9}")
 
 
-class LinkError(ValueError):
-    """A URL Folio cannot map to a screen; ``str(error)`` names the part it could not read."""
+class LinkError(Refusal, ValueError):
+    """A URL Folio cannot map to a screen; ``str(error)`` (and ``describe()``, as every service's refusal) names
+    the part it could not read."""
 
 
 @dataclass(frozen=True)

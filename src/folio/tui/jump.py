@@ -3,7 +3,8 @@
     :org <title>      an organization already loaded        :space <title>    a space already loaded
     :cr <number>      a change request of the current space (or, with only an organization, a loaded one)
     :site <title>     a site already loaded                 :q                quit
-    and the verb of every other route (``folio.tui.routes``)
+    and the verb of every other route (``folio.tui.routes``); a GitBook link pasted (``https://app.gitbook.com/…``,
+    a published docs address, ``:open <URL>``) opens its screen (``folio.services.links``)
 
 :func:`parse` turns the typed line into a :class:`Command` or raises :class:`CommandError` (its message is a
 sentence for the user); :func:`matches` ranks loaded things against a title; :func:`change_request_number`
@@ -41,12 +42,14 @@ MORE_COMMANDS: tuple[tuple[str, str, str, str], ...] = (
     (":sweep", "Review sweep", "Walk the review of the change request in view, page by page", ":sweep"),
     (":theme <name>", "Theme", "Use a theme now and keep it in config.toml: dark, light or high-contrast", ":theme"),
     (":profile <name>", "Profile", "Switch to another profile (account) of config.toml", ":profile"),
+    (":open <URL>", "Open a link", "Open the screen of a GitBook link (pasting the link alone does too)", ":open"),
     (":q", "Quit", "Leave Folio (no question asked)", ", ".join(f":{verb}" for verb in sorted(_QUIT))),
 )
 """The commands that are no route's (usage, title, what it does, the verbs): the ``?`` overlay lists them
 after the routes' own."""
 
 _NUMBER = re.compile(r"#?(\d{1,9})")
+_LINK = re.compile(r"(https?://|app\.gitbook\.com/|api\.gitbook\.com/)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,7 @@ class Command:
     @property
     def route(self) -> Route | None:
         """The route the verb reaches (None for ``quit``, ``profile`` and ``theme``)."""
-        return route_of_verb(self.verb) if self.verb not in ("quit", "profile", "theme") else None
+        return route_of_verb(self.verb) if self.verb not in ("quit", "profile", "theme", "open") else None
 
     @property
     def number(self) -> int:
@@ -89,6 +92,12 @@ def parse(line: str) -> Command:
     if not text:
         raise CommandError(f"Type a command: {HELP}")
     word, _, argument = text.partition(" ")
+    if _LINK.match(text):
+        return Command("open", text.split(" ")[0])  # a link pasted: its screen
+    if word.lower() == "open":
+        if not _LINK.match(argument):
+            raise CommandError(":open needs a GitBook link, e.g. :open https://app.gitbook.com/o/…")
+        return Command("open", argument.split(" ")[0])
     if word.lower() in _QUIT:
         if argument:
             raise CommandError(":q takes nothing after it.")

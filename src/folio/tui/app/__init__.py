@@ -147,6 +147,7 @@ class FolioApp(Choosing):
         restore: bool = False,
         accounts: Accounts | None = None,
         theme_name: str = "dark",
+        link: str | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -157,6 +158,9 @@ class FolioApp(Choosing):
         self.start_theme(theme_name)
         self.restore = restore
         """Reopen the screens of the last session when it did not end with a quit (the CLI sets it)."""
+        self.link = link
+        """A GitBook link to open over the organizations once the first frame is drawn (``folio open URL``):
+        the last session is then not reopened."""
         self._signals = []
         self._offline_was = None
         self._saved_session = None
@@ -203,7 +207,9 @@ class FolioApp(Choosing):
             self.push_screen(OrganizationsScreen(self.services, initial=self.organization))
             # The last session's screens come back after the first frame (what they show imports the models and
             # the HTTP client); until then nothing overwrites it.
-            if self.restore and self._read_session():
+            if self.link:
+                self.after_first_frame(partial(self.open_link, self.link))
+            elif self.restore and self._read_session():
                 self.after_first_frame(self._restore_session)
 
     @property

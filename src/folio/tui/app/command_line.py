@@ -13,6 +13,9 @@ from folio.tui.safe import safe
 from folio.tui.screens.base import FolioScreen
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from folio.services.links import Link
     from folio.tui import routes
     from folio.tui.jump import Pending
 
@@ -45,6 +48,8 @@ class CommandLine(Navigation):
             command = parse(line)
         except CommandError as error:
             return str(error)
+        if command.verb == "open":
+            return self._resolve_link(command.argument)
         route = command.route
         if route is None:
             return self.exit
@@ -67,6 +72,51 @@ class CommandLine(Navigation):
             return f"No loaded {route.noun} matches “{asked}”."
         names = ", ".join(c.title for c in ranked[:3]) + (", …" if len(ranked) > 3 else "")
         return f"“{asked}” matches several {route.plural}: {names}. Type more of the title."
+
+    # -- links (folio.services.links) --------------------------------------------------------------------------
+
+    def _resolve_link(self, url: str) -> Pending:
+        """A GitBook link typed or pasted: looked up (a page path, a published address) while the line says so,
+        then its screen opened as a jump; a link Folio cannot map is said in the line, naming the part."""
+        from folio.tui.jump import Pending
+
+        found: list[Link] = []
+
+        async def look_up() -> str | None:
+            from folio.services.links import resolve
+
+            found.append(await resolve(self.services.client, url))
+            return None
+
+        return Pending(look_up, lambda: self.show_link(found[-1]), looking="Looking up the link…")
+
+    def open_link(self, url: str) -> None:
+        """Open the screen of ``url`` (``folio open URL``): looked up in a worker, then opened as a jump; a link
+        that leads nowhere is said in a notification (the screen in view stays)."""
+        self.run_worker(self._open_link(url), group="link", exclusive=True, exit_on_error=False)
+
+    async def _open_link(self, url: str) -> None:
+        from folio.services.errors import ServiceError
+        from folio.services.links import resolve
+        from folio.tui.errors import notify_error
+
+        try:
+            link = await resolve(self.services.client, url)
+        except ServiceError as exc:
+            notify_error(self, exc, doing="Could not open the link")
+            return
+        self.show_link(link)
+
+    def show_link(self, link: Link) -> None:
+        """Jump to the screen ``link`` names, on its tab and row (``Link.view``), over the organizations."""
+
+        def build() -> Screen[Any]:
+            screen = self.screen_for(link.kind, link.ids, trail=("Organizations",))
+            if link.view:
+                setattr(screen, "_folio_restore", dict(link.view))  # noqa: B010 (any screen: folio.tui.restore)
+            return screen
+
+        self.jump(build, keep=1)
 
     def _sweep(self) -> Callable[[], object] | str:
         """``:sweep``: the review sweep of the change request in view (``space`` on its changes tab)."""
