@@ -54,9 +54,13 @@ def test_show_json_is_the_services_shape_of_the_change_request(
 def test_show_a_published_page_without_json(
     sandbox: Any, state: SandboxState, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    space = next(s for s in state.spaces.values() if s["organization"] == state.demo_org and s["visibility"] == "public")
+    space = next(
+        s for s in state.spaces.values() if s["organization"] == state.demo_org and s["visibility"] == "public"
+    )
     page = next(p for p in state.revisions[space["revision"]]["pages"] if p.get("type", "document") == "document")
-    assert cli.main(["show", f"{APP}/o/{state.demo_org}/s/{space['id']}/{page['slug']}", "--base-url", SANDBOX_URL]) == 0
+    assert (
+        cli.main(["show", f"{APP}/o/{state.demo_org}/s/{space['id']}/{page['slug']}", "--base-url", SANDBOX_URL]) == 0
+    )
     out = capsys.readouterr().out
     assert out.splitlines()[0] == f"Page: {page['title']} ({page['id']})"
     assert f"page_id={page['id']}" in out
@@ -120,7 +124,9 @@ def test_open_starts_the_tui_with_the_link(argv: list[str], monkeypatch: pytest.
     assert [a.link for a in started] == [f"{APP}/o/O1/s/S1/intro"]
 
 
-def test_open_a_bad_url_does_not_start_the_tui(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_open_a_bad_url_does_not_start_the_tui(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(cli, "_run_tui", lambda args, log: pytest.fail("the TUI was started"))
     assert cli.main(["--demo", "open", f"{APP}/o/O1/s/S1/~/changes/zero/"]) == 2
     assert "'zero' is not a change request number" in capsys.readouterr().err

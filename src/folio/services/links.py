@@ -499,10 +499,10 @@ async def _published(client: GitBookClient, link: Link) -> Link:
             ]
             best = _better(best, wanted, places, anchor)
     if best is None:
+        count = f"{len(organizations)} organization{'s' if len(organizations) != 1 else ''}"
         raise LinkError(
             f"{_short(link.url)}: no published site or space of your organizations is at this address "
-            f"({'/'.join(urlsplit(link.url).netloc.split('/')[:1])} was looked for in "
-            f"{len(organizations)} organization{'s' if len(organizations) != 1 else ''})."
+            f"(the published sites and spaces of your {count} were looked through)."
         )
     return replace(best[1], url=link.url)
 
