@@ -19,7 +19,7 @@ import pytest
 
 from folio.sandbox import SandboxState
 from folio.services import Services
-from folio.services.links import APP_HOSTS, Link, parse, resolve
+from folio.services.links import APP_HOSTS, Link, parse
 from folio.tui import routes
 from folio.tui.app import FolioApp
 from folio.tui.screens.base import FolioScreen, Item
@@ -156,7 +156,6 @@ async def test_every_url_folio_prints_opens_the_same_screen(
     without: set[str] = set()
     foreign: set[str] = set()
     seen_foreign_on: set[str] = set()
-    client = services.client
 
     async def check(kind: str, ids: dict[str, Any], where: str, item: Item | None) -> None:
         if item is None or not item.url:
@@ -166,7 +165,7 @@ async def test_every_url_folio_prints_opens_the_same_screen(
             foreign.add(item.kind)
             seen_foreign_on.add(kind)
             return
-        link = await resolve(client, item.url)
+        link = await services.links.resolve(item.url)
         want_kind, want_ids = expected(state, kind, ids, item)
         assert same(link, want_kind, want_ids, state), (kind, where, item, link)
         route = routes.ROUTES[want_kind]

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from folio.services.first_paint import CachedOrganizations, Prefetch
     from folio.services.insights.conversations import ConversationsService
     from folio.services.insights.references import ReferenceService
+    from folio.services.links import LinkService
     from folio.services.local import Local
     from folio.services.people.access import AccessService
     from folio.services.people.people import PeopleService
@@ -167,6 +168,13 @@ class Services:
         from folio.services.browse import BrowseService
 
         return BrowseService(self.client, where=self.where)
+
+    @cached_property
+    def links(self) -> LinkService:
+        """GitBook links: the screen a URL names, looked up with the service where it must be."""
+        from folio.services.links import LinkService
+
+        return LinkService(self.client)
 
     @cached_property
     def space(self) -> SpaceService:

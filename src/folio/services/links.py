@@ -39,6 +39,7 @@ __all__ = [
     "APP_HOSTS",
     "Link",
     "LinkError",
+    "LinkService",
     "fetch",
     "parse",
     "resolve",
@@ -94,6 +95,19 @@ class Link:
     def resolved(self) -> bool:
         """Whether the screen can be built from it as it is (no page path or published URL left to look up)."""
         return not self.published and self.page_path is None and "collection" not in self.ids
+
+
+class LinkService:
+    """``services.links``: :func:`resolve` and :func:`fetch` over the account's client (what the TUI calls)."""
+
+    def __init__(self, client: GitBookClient) -> None:
+        self.client = client
+
+    async def resolve(self, url: str | Link) -> Link:
+        return await resolve(self.client, url)
+
+    async def fetch(self, link: Link) -> Any:
+        return await fetch(self.client, link)
 
 
 # -- reading a URL -------------------------------------------------------------------------------------------

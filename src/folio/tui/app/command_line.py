@@ -83,9 +83,7 @@ class CommandLine(Navigation):
         found: list[Link] = []
 
         async def look_up() -> str | None:
-            from folio.services.links import resolve
-
-            found.append(await resolve(self.services.client, url))
+            found.append(await self.services.links.resolve(url))
             return None
 
         return Pending(look_up, lambda: self.show_link(found[-1]), looking="Looking up the link…")
@@ -97,11 +95,10 @@ class CommandLine(Navigation):
 
     async def _open_link(self, url: str) -> None:
         from folio.services.errors import ServiceError
-        from folio.services.links import resolve
         from folio.tui.errors import notify_error
 
         try:
-            link = await resolve(self.services.client, url)
+            link = await self.services.links.resolve(url)
         except ServiceError as exc:
             notify_error(self, exc, doing="Could not open the link")
             return
