@@ -96,7 +96,8 @@ def test_a_page_keeps_its_path_and_anchor_to_look_up() -> None:
 
 
 def test_a_change_requests_page_opens_its_changes_tab_and_a_collection_its_row() -> None:
-    assert parse(f"{APP}/o/O1/s/S1/~/changes/12/").tab is None
+    assert parse(f"{APP}/o/O1/s/S1/~/changes/12/").view == {"tab": "changes"}
+    assert parse("https://api.gitbook.com/v1/spaces/S1/change-requests/12").tab is None  # (the API's: overview)
     assert parse(f"{APP}/o/O1/s/S1/~/changes/12/guides/install").view == {"tab": "changes"}
     collection = parse(f"{APP}/o/O1/c/C1/")
     assert collection.view == {"tab": "collections", "list": "organization-tree", "cursor": "C1"}

@@ -2,11 +2,12 @@
 page in it, a change request and its tab, a comment's thread, a site and its section, an OpenAPI spec), and the
 resource itself for ``folio show``.
 
-    >>> parse("https://app.gitbook.com/o/acme/s/sp1/~/changes/12/")
-    Link(kind='change-request', ids={'space_id': 'sp1', 'ref': 12}, what='change request', ...)
+    >>> link = parse("https://app.gitbook.com/o/acme/s/sp1/~/changes/12/")
+    >>> link.kind, link.ids, link.view
+    ('change-request', {'space_id': 'sp1', 'ref': 12}, {'tab': 'changes'})
     >>> link = await resolve(client, "https://docs.acme.com/guides/install#linux")   # a published page
     >>> link.kind, link.ids
-    ('space', {'space_id': 'sp1', 'page_id': 'pg7', 'anchor': 'linux'})
+    ('space', {'space_id': 'sp1', 'anchor': 'linux', 'page_id': 'pg7'})
 
 :func:`parse` reads, without the network, the forms Folio itself prints and users paste: app URLs
 (``app.gitbook.com/o/<org>/...``, ``/s/<space>/...``, ``/o/<org>/c/<collection>``, ``/o/<org>/sites/<site>/...``,
@@ -16,6 +17,12 @@ resource itself for ``folio show``.
 URL: :func:`resolve` finds it among the published sites (and then the published spaces) of the user's
 organizations, and turns a page path into the page's id. A URL Folio cannot map raises :class:`LinkError`, whose
 message names the part it could not read.
+
+A published address is found by reading the published profile of every published site of every organization
+(``GET /orgs/{org}/sites/{site}/published``, which gives each section's and site space's address), then, if none
+matches, the spaces' own ``urls.published``: reads the service describes and the sandbox answers. The public
+description also has ``GET /urls/content`` (``getContentByUrl``), one call for the same answer, but neither
+Folio's client nor its sandbox offers it yet.
 
 The kinds and ids are those of the screens' routes (``folio.tui.routes``; a test checks them against the table):
 this module sits below the TUI and names them as strings.
@@ -304,13 +311,13 @@ def _space(reader: _Reader, space_id: str, org_id: str | None, query: dict[str, 
             if reader.peek() == "~" and reader.segments[reader.at + 1 : reader.at + 2] == ["comments"]:
                 reader.at += 2
                 return _thread(space_id, reader.next("comment id"), change_request, org_id, reader)
-            path = "/".join(reader.rest())
+            reader.rest()  # (a page of the change request: its changes tab shows every changed page)
             cr = Link(
                 "change-request",
                 {"space_id": space_id, "ref": change_request},
                 "change request",
                 org_id=org_id,
-                tab="changes" if path else None,
+                tab="changes",  # (the app's page of a change request is its content: Folio's changes tab)
             )
             if "comment" in query:
                 return _thread(space_id, query["comment"][0], change_request, org_id, reader)
