@@ -231,6 +231,7 @@ async def test_each_kind_fetches_the_thing_it_names(client: GitBookClient, state
     cr = state.change_requests[comment["changeRequest"]]
     spec = next(iter(state.openapi_specs[org].values()))
     site = _published_site(state)
+    translation = next(t for t in state.translations.values() if t["organization"] == org)
     cases: list[tuple[str, str, str]] = [
         (f"{APP}/o/{org}/", org, state.orgs[org]["title"]),
         (f"{APP}/o/{org}/s/{cr['space']}/", cr["space"], state.spaces[cr["space"]]["title"]),
@@ -244,6 +245,7 @@ async def test_each_kind_fetches_the_thing_it_names(client: GitBookClient, state
         ),
         (f"{APP}/o/{org}/sites/{site['id']}", site["id"], site["title"]),
         (f"{APP}/o/{org}/openapi/{spec['slug']}", spec["id"], ""),
+        (f"https://api.gitbook.com/v1/orgs/{org}/translations/{translation['id']}", translation["id"], ""),
     ]
     for url, ident, title in cases:
         found = await fetch(client, await resolve(client, url))

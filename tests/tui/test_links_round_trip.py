@@ -327,3 +327,19 @@ def test_every_kind_a_link_names_is_a_route_with_its_ids() -> None:
         route = routes.ROUTES[link.kind]
         assert set(link.ids) <= {*route.ids, *route.optional}, url
         assert all(link.ids.get(name) is not None for name in route.ids), url
+
+
+def test_the_command_line_reads_a_pasted_link_as_open() -> None:
+    from folio.tui.jump import Command, CommandError
+    from folio.tui.jump import parse as parse_line
+
+    url = "https://app.gitbook.com/o/O/s/S/~/changes/2/"
+    assert parse_line(url) == Command("open", url)
+    assert parse_line(f":{url}") == Command("open", url)
+    assert parse_line(f"open {url}") == Command("open", url)
+    assert parse_line("app.gitbook.com/o/O") == Command("open", "app.gitbook.com/o/O")
+    assert parse_line(f"open {url}").route is None
+    with pytest.raises(CommandError, match=":open needs a GitBook link"):
+        parse_line("open")
+    with pytest.raises(CommandError, match=":open needs a GitBook link"):
+        parse_line("open members")

@@ -52,7 +52,7 @@ __all__ = [
     "resolve",
 ]
 
-APP_HOSTS = frozenset({"app.gitbook.com", "www.gitbook.com", "gitbook.com"})
+APP_HOSTS = frozenset({"app.gitbook.com"})
 """Hosts of GitBook's app (the editor), whose paths name things by id."""
 API_HOSTS = frozenset({"api.gitbook.com"})
 """Hosts of the API, whose ``urls.location`` Folio shows for things the app has no page for (a comment)."""
@@ -615,4 +615,6 @@ async def fetch(client: GitBookClient, link: Link) -> Any:
         return await client.teams.get(ids["org_id"], ids["team_id"])
     if link.kind == "conversation":
         return await client.conversations.get(ids["org_id"], ids["conversation_id"])
+    if link.kind == "translations" and "item_id" in target:
+        return await client.translations.get(ids["org_id"], target["item_id"])
     raise LookupError(f"this URL names the {link.what} screen of an organization, a list: folio show reads one thing")
