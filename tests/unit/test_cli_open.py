@@ -137,3 +137,25 @@ def test_help_lists_open_and_show(capsys: pytest.CaptureFixture[str]) -> None:
         cli.main(["--help"])
     out = capsys.readouterr().out
     assert "open " in out and "show " in out
+
+
+def test_the_tui_is_given_the_link(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``folio URL`` reaches the app: ``FolioApp(link=URL)`` (the app opens it after its first frame)."""
+    import folio.tui.app
+
+    given: dict[str, Any] = {}
+
+    class App:
+        return_code = 0
+
+        def __init__(self, services: Any, **kwargs: Any) -> None:
+            self.services = services
+            given.update(kwargs)
+
+        async def run_async(self) -> None:
+            return None
+
+    monkeypatch.setattr(folio.tui.app, "FolioApp", App)
+    url = f"{APP}/o/O1/s/S1/~/changes/3/"
+    assert cli.main(["--demo", "--no-cache", url]) == 0
+    assert given["link"] == url
