@@ -344,3 +344,18 @@ async def test_the_client_reads_both_answers(client: GitBookClient, state: Sandb
     assert [c.object for c in new.changes] == ["created_page"] and new.changes[0].page_id in tree(
         state, state.change_requests[cr["id"]]["revision"]
     )
+
+
+async def test_a_merge_into_main_meanwhile_is_met_before_a_new_change_request(
+    services: Services, state: SandboxState, cr: dict[str, Any]
+) -> None:
+    space = state.spaces[cr["space"]]
+    page = next(p for p in tree(state, space["revision"]).values() if p.get("type") != "link")
+    opened = await services.writing.open(cr["space"], page["id"])
+    colleague = await services.writing.open(cr["space"], page["id"], change_request=cr["id"])
+    await services.writing.send(colleague, colleague.markdown + "\nMerged meanwhile.\n")
+    await services.client.change_requests.merge(cr["space"], cr["id"])
+    before = len(state.change_requests)
+    with pytest.raises(MovedOn, match="main content moved on"):
+        await services.writing.send(opened, opened.markdown + "\nMine.\n", subject="Mine")
+    assert len(state.change_requests) == before  # no change request made for an edit that was not sent

@@ -141,6 +141,11 @@ class MovedOn(Refusal):
         return self.theirs is None or not same_text(self.theirs, self.base)
 
     def describe(self) -> str:
+        if self.number == "main":
+            return (
+                "The main content moved on since you opened the page: a merged change touched this page. Compare, "
+                "then open it again on the new text, or send yours anyway."
+            )
         if self.tree:
             return (
                 f"Change request #{self.number} has a newer revision than the tree you planned on (someone changed "
@@ -590,6 +595,8 @@ class WritingService:
         created = False
         target = into if into is not None else (None if subject is not None else page.change_request)
         if target is None:
+            if not force:
+                await self._check_main_moved_on(page)
             cr = await self._new_change_request(page.space_id, subject or page.title)
             created = True
         else:
@@ -629,6 +636,22 @@ class WritingService:
         theirs = await self._theirs(page.space_id, cr, page.page_id)
         if theirs is None or not same_text(theirs, page.markdown):
             raise MovedOn(cr.number, cr.revision, page.markdown, theirs)
+
+    async def _check_main_moved_on(self, page: EditedPage) -> None:
+        """A new change request starts from main as it is now: when main's page is no longer the text edited,
+        sending would undo someone's merged change."""
+        space = await self._client.spaces.get(page.space_id)
+        if page.revision is not None and space.revision == page.revision:
+            return
+        from folio.api.errors import NotFound
+
+        try:
+            now = await self._client.content.page(page.space_id, page.page_id, format="markdown")
+            theirs: str | None = now.markdown or ""
+        except NotFound:
+            theirs = None
+        if theirs is None or not same_text(theirs, page.markdown):
+            raise MovedOn("main", space.revision, page.markdown, theirs)
 
     async def _new_change_request(self, space_id: str, subject: str) -> ChangeRequest:
         problem = check_subject(subject)
