@@ -27,10 +27,10 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from functools import partial
-from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO, TypeVar
 
 from folio.cli_conversations import _printable
 
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 __all__ = ["KINDS", "add_parser", "run"]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+T = TypeVar("T")
 STATUSES = ("draft", "open", "archived", "merged")
 """A change request's statuses (``--status``; ``all`` is every one of them)."""
 SPACES_LIMIT = 1000
@@ -54,6 +55,8 @@ CHANGE_REQUESTS_LIMIT = 1000
 """Change requests per request: the inbox's and the space screen's."""
 PAGE_SIZE = 100
 """Members and specs per request: their screens' (``folio.services.people``, ``folio.services.insights``)."""
+FLEX_LEAST, COMFORT, LEAST = 16, 10, 6
+"""A narrow terminal's table: the flexible column keeps 16 cells while the others give way to 10, then to 6."""
 SITES_LIMIT = 1000
 """Sites per request: the sites panel's (``folio.services.sites``: the API's most)."""
 
@@ -85,6 +88,8 @@ KINDS: dict[str, Kind] = {
 }
 """Each list: its words, its tab-separated fields in their fixed order, and the table's flexible column."""
 
+HEADERS = {"number": "#", "open_crs": "open", "last_seen": "seen"}
+"""The table's header of a field, where it is not the field's name (in capitals)."""
 COLUMNS_HELP = "\n".join(f"  {name:<8} {'  '.join(kind.columns)}" for name, kind in KINDS.items())
 
 
@@ -184,6 +189,7 @@ def run(args: argparse.Namespace, log: DebugLog | None) -> int:
     shown = args.format or ("table" if _is_terminal(sys.stdout) else "tsv")
     talk = _is_terminal(sys.stdout) and _is_terminal(sys.stderr)
     local: Local | None = None
+    default_org: str | None
     if args.demo:
         client, demo_org = cli._demo_client()
         services, default_org = Services(client, where="the demo sandbox"), demo_org
@@ -298,7 +304,7 @@ class Reader:
         """Every item of the list ``make()`` pages through."""
         return await self.cache_first(lambda: self._walk(nouns, make()))
 
-    async def cache_first(self, read: Callable[[], Any]) -> Any:
+    async def cache_first(self, read: Callable[[], Awaitable[T]]) -> T:
         """``await read()`` answered by the cache alone, else (something was not there) by the service."""
         connection = self.services.connection
         if not self.fresh and connection.keeps_cache and not connection.offline:
@@ -357,7 +363,7 @@ async def _organization(reader: Reader, wanted: str | None, default: str | None)
         return default
     organizations = await _organizations(reader)
     if wanted:
-        return _pick(wanted, organizations, "organization", _org_label).id
+        return str(_pick(wanted, organizations, "organization", _org_label).id)
     if len(organizations) == 1:
         return organizations[0].id
     if not organizations:
@@ -499,7 +505,7 @@ def table(kind: str, items: Sequence[Any], *, titles: dict[str, str] | None = No
     if not items:
         return f"No {spec.nouns}.\n"
     keep = [i for i, name in enumerate(spec.columns) if name != "url"]
-    header = [spec.columns[i].replace("_", " ").upper() for i in keep]
+    header = [HEADERS.get(spec.columns[i], spec.columns[i]).upper() for i in keep]
     at = now()
     rows: list[list[str]] = []
     for item in items:
@@ -513,11 +519,22 @@ def table(kind: str, items: Sequence[Any], *, titles: dict[str, str] | None = No
         rows.append(row)
     widths = [max(_cells(r[c]) for r in [header, *rows]) for c in range(len(keep))]
     flex = [spec.columns[i] for i in keep].index(spec.flex)
-    over = sum(widths) + 2 * (len(widths) - 1) - width
-    if over > 0:
-        widths[flex] = max(12, widths[flex] - over)
+    _narrow(widths, flex, width - 2 * (len(widths) - 1))
     lines = ["  ".join(_fit(cell, widths[c]) for c, cell in enumerate(r)).rstrip() for r in [header, *rows]]
     return "\n".join(lines) + "\n"
+
+
+def _narrow(widths: list[int], flex: int, room: int) -> None:
+    """Narrow the columns' ``widths`` to fit ``room`` cells: the others to ``COMFORT`` first, then the flexible one
+    to ``FLEX_LEAST``, then the others to ``LEAST`` (the first, the id, stays whole; a terminal too narrow even
+    then gets lines that wrap)."""
+    others = [c for c in range(1, len(widths)) if c != flex]
+    for columns, least in ((others, COMFORT), ([flex], FLEX_LEAST), (others, LEAST), ([flex], LEAST)):
+        while sum(widths) > room:
+            widest = max(columns, key=lambda c: widths[c], default=None)
+            if widest is None or widths[widest] <= least:
+                break
+            widths[widest] -= 1
 
 
 def _cells(text: str) -> int:
