@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
@@ -251,17 +252,26 @@ async def _main(
         from folio.services.format import cached_age
 
         progress.stream.write(f"({cached_age(min(reader.stored))}: --fresh asks the service)\n")
-    out = sys.stdout
+    try:
+        _write(sys.stdout, args.kind, items, shown, titles)
+    except BrokenPipeError:
+        # The reader of the pipe has gone (``| head``): what it did not read is not an error. stdout is pointed
+        # at devnull so that the interpreter's last flush does not fail on the closed pipe again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return EXIT_OK
+
+
+def _write(out: TextIO, kind: str, items: list[Any], shown: str, titles: dict[str, str]) -> None:
     if shown == "json":
         dumped = [item.model_dump(mode="json", by_alias=True, exclude_none=True) for item in items]
         out.write(json.dumps(dumped, indent=2, ensure_ascii=False) + "\n")
     elif shown == "tsv":
         for item in items:
-            out.write("\t".join(_tsv(value) for value in fields(args.kind, item)) + "\n")
+            out.write("\t".join(_tsv(value) for value in fields(kind, item)) + "\n")
     else:
-        out.write(table(args.kind, items, titles=titles, width=_width()))
+        out.write(table(kind, items, titles=titles, width=_width()))
     out.flush()
-    return EXIT_OK
 
 
 # -- reading -------------------------------------------------------------------------------------------
@@ -308,12 +318,13 @@ class Reader:
         """``await read()`` answered by the cache alone, else (something was not there) by the service."""
         connection = self.services.connection
         if not self.fresh and connection.keeps_cache and not connection.offline:
+            from folio.api.errors import NotCached
+
             try:
                 with connection.cache_only(), connection.freshness() as seen:
                     found = await read()
-            except Exception as exc:
-                if not connection.is_cache_miss(exc):
-                    raise
+            except NotCached:
+                pass  # (some page was not kept: the service is asked for the whole list)
             else:
                 self.stored.extend(seen.stored)
                 return found
