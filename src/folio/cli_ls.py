@@ -115,7 +115,7 @@ def add_parser(commands: Any, common: Callable[..., None]) -> None:
         epilog="--format tsv prints one line per item, tab-separated, in this fixed order (id first, for fzf and "
         "cut; times in UTC, ISO 8601):\n" + COLUMNS_HELP + "\n\nExamples:\n"
         "  folio ls crs --awaiting-me --json | jq -r '.[] | \"\\(.id)\\t\\(.subject)\"'\n"
-        "  folio ls spaces --org 'Northwind Labs' --format tsv | fzf --with-nth=2 | cut -f1",
+        "  folio ls spaces --org 'Northwind Labs' --format tsv | fzf -d '\\t' --with-nth=2 | cut -f1",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ls.add_argument("kind", choices=tuple(KINDS), metavar="WHAT", help="orgs, spaces, crs, members, sites or specs")
