@@ -3,6 +3,8 @@
     folio [--demo] [--offline] [--profile NAME] [--base-url URL] [--token TOKEN|-] [--insecure] [--debug]  the TUI
     folio cache info | clear
     folio conversations ingest FILE.json [--org ID]                              send a file of conversations
+    folio ls orgs|spaces|crs|members|sites|specs [SCOPE] [--json|--format tsv]   list, for scripts and pickers
+    folio completion bash|zsh|fish                                               print a completion script
     folio auth login|status|logout [--profile NAME] [--base-url URL]              manage the saved token
     folio sandbox serve [--host H] [--port P] [--scale N] [--faults SPEC] [--seed S]  serve the sandbox
 
@@ -130,6 +132,12 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     from folio.cli_conversations import add_parser as add_conversations
 
     add_conversations(subcommands, _common)
+    from folio.cli_ls import add_parser as add_ls
+
+    add_ls(subcommands, _common)
+    from folio.cli_completion import add_parser as add_completion
+
+    add_completion(subcommands, _common)
     sandbox = subcommands.add_parser("sandbox", help="the built-in emulator of the API")
     sandbox_commands = sandbox.add_subparsers(dest="sandbox_command", metavar="ACTION", required=True)
     serve = sandbox_commands.add_parser("serve", help="serve the sandbox over HTTP (uvicorn)")
@@ -214,6 +222,14 @@ def main(argv: list[str] | None = None) -> int:
             from folio.cli_conversations import run as run_conversations
 
             return run_conversations(args, log)
+        if args.command == "ls":
+            from folio.cli_ls import run as run_ls
+
+            return run_ls(args, log)
+        if args.command in ("completion", "__complete"):
+            from folio.cli_completion import run as run_completion
+
+            return run_completion(args)
         return _run_tui(args, log)
     except SettingsError as exc:
         print(f"folio: {exc}", file=sys.stderr)
