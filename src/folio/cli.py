@@ -3,8 +3,10 @@
     folio [--demo] [--offline] [--profile NAME] [--base-url URL] [--token TOKEN|-] [--insecure] [--debug]  the TUI
     folio cache info | clear
     folio conversations ingest FILE.json [--org ID]                              send a file of conversations
-    folio open URL  (or: folio URL)                                             the TUI, on a GitBook link's screen
-    folio show URL [--json] [--fresh]                                           print what a GitBook link names
+    folio ls orgs|spaces|crs|members|sites|specs [SCOPE] [--json|--format tsv]   list, for scripts and pickers
+    folio completion bash|zsh|fish                                               print a completion script
+    folio open URL  (or: folio URL)                                              the TUI, on a GitBook link's screen
+    folio show URL [--json] [--fresh]                                            print what a GitBook link names
     folio auth login|status|logout [--profile NAME] [--base-url URL]              manage the saved token
     folio sandbox serve [--host H] [--port P] [--scale N] [--faults SPEC] [--seed S]  serve the sandbox
 
@@ -132,6 +134,12 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     from folio.cli_conversations import add_parser as add_conversations
 
     add_conversations(subcommands, _common)
+    from folio.cli_ls import add_parser as add_ls
+
+    add_ls(subcommands, _common)
+    from folio.cli_completion import add_parser as add_completion
+
+    add_completion(subcommands, _common)
     from folio.cli_open import add_parser as add_open
 
     add_open(subcommands, _common)
@@ -223,6 +231,14 @@ def main(argv: list[str] | None = None) -> int:
             from folio.cli_conversations import run as run_conversations
 
             return run_conversations(args, log)
+        if args.command == "ls":
+            from folio.cli_ls import run as run_ls
+
+            return run_ls(args, log)
+        if args.command in ("completion", "__complete"):
+            from folio.cli_completion import run as run_completion
+
+            return run_completion(args)
         if args.command in ("open", "show"):
             from folio.cli_open import run as run_open
 

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from folio.services.review.review import ReviewService
     from folio.services.review.review_lint import ReviewLint
     from folio.services.review.since_review import SinceReviewService
+    from folio.services.review.writing import WritingService
     from folio.services.sites.sites import SiteService
     from folio.services.sites.structure import StructureService
 
@@ -304,6 +305,14 @@ class Services:
         from folio.services.review.authoring import AuthoringService
 
         return AuthoringService(self.client, self)
+
+    @cached_property
+    def writing(self) -> WritingService:
+        """Pages edited into change requests (one page's markdown, or a batch of tree edits), drafts kept until
+        the service has them."""
+        from folio.services.review.writing import WritingService
+
+        return WritingService(self.client, self)
 
     @cached_property
     def pending_review(self) -> PendingReviewService:

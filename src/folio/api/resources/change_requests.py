@@ -29,13 +29,17 @@ from folio.models.change_request import (
     UpdateResult,
 )
 from folio.models.common import Document
+from folio.models.content_changes import ContentChange, ContentUpdate, changes_body
 
-__all__ = ["SUBJECT_MAX", "ChangeRequestsResource", "document_body"]
+__all__ = ["CONTENT_CHANGES_MAX", "SUBJECT_MAX", "ChangeRequestsResource", "document_body"]
 
 SUBJECT_MAX = 100
 """Spec section 8: a change request's ``subject`` is at most 100 characters."""
 
 CHANGES_LIMIT_MAX = 1000
+
+CONTENT_CHANGES_MAX = 50
+"""The description's ``maxItems`` of one batch of content changes."""
 
 
 def document_body(value: Document | Mapping[str, Any] | str) -> dict[str, Any]:
@@ -184,6 +188,23 @@ class ChangeRequestsResource(Resource):
             status=status,
         )
         return await self._send(ChangeRequest, "PATCH", _cr_path(space_id, cr), payload, idempotent=True)
+
+    async def update_content(
+        self, space_id: str, cr: str | int, changes: Sequence[ContentChange], *, compat: bool = False
+    ) -> ContentUpdate:
+        """Apply 1 to 50 content changes to the change request as one new revision (all or nothing). Asks for
+        the answer that lists the pages touched (``compat=false``); the older answer (the change request alone)
+        reads as well. Optional: a service without it raises NotOffered."""
+        check_int_range("changes", len(changes), min=1, max=CONTENT_CHANGES_MAX)
+        return await self._send(
+            ContentUpdate,
+            "POST",
+            _cr_path(space_id, cr, "/content"),
+            changes_body(list(changes)),
+            params={"compat": "true" if compat else "false"},
+            optional="change_requests.update_content",
+            probe=_cr_path(space_id, cr),
+        )
 
     async def merge(self, space_id: str, cr: str | int) -> MergeResult:
         """Merge the change request into the space's main content."""
