@@ -10,11 +10,12 @@ exit 2 and names the part it could not read. ``folio open`` then starts the TUI 
 link's screen over them once the first frame is drawn (a published URL or a page path is looked up with the
 service first; if it leads nowhere the TUI says so and stays on the organizations).
 
-``folio show`` exit codes: 0 printed, 1 the service refused or could not be reached, 2 a URL Folio cannot read
-(or that names no published thing of yours), no token, or a link to a list (``folio show`` prints one thing).
-It reads from the service every time: the command line has no cache of its own yet, so ``--fresh`` changes
-nothing today and is accepted so scripts can say what they need. Progress goes to stderr, only when stdout is a
-terminal. Heavy modules are imported when the command runs, not when the parser is built.
+``folio show`` exit codes: 0 printed, 1 the service refused or could not be reached (or, ``--offline``, it was
+never seen), 2 a URL Folio cannot read (or that names no published thing of yours), no token, or a link to a list
+(``folio show`` prints one thing). What it reads comes from the account's local cache first, when all of it is
+there (what the TUI or an earlier command read), as ``folio ls`` does (``folio.cli_ls.Reader``); ``--fresh`` asks
+the service. Progress and the cache's age go to stderr, only on a terminal. Heavy modules are imported when the
+command runs, not when the parser is built.
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from folio.api.client import GitBookClient
     from folio.config.logging import DebugLog
+    from folio.services import Services
+    from folio.services.local import Local
 
 __all__ = ["add_parser", "as_open", "looks_like_url", "run"]
 
@@ -73,16 +75,16 @@ def add_parser(commands: Any, common: Callable[..., None]) -> None:
     show = commands.add_parser(
         "show",
         help="print what a GitBook link names (--json: the service's shape)",
-        description="Print the thing URL names: with --json, the service's JSON (its field names; fields without "
-        "a value left out). Exit 0 printed, 1 the service refused or could not be reached, 2 a URL Folio cannot "
-        "read, a link to a list, or no token.",
+        description="Print the thing URL names, read from the local cache first (--fresh asks the service): with "
+        "--json, the service's JSON (its field names; fields without a value left out). Exit 0 printed, 1 the "
+        "service refused or could not be reached, 2 a URL Folio cannot read, a link to a list, or no token.",
     )
     show.add_argument("url", metavar="URL", help="the link (app.gitbook.com/…, a published docs address, …)")
     show.add_argument("--json", action="store_true", help="print the service's JSON (stable: for jq and scripts)")
     show.add_argument(
         "--fresh",
         action="store_true",
-        help="read from the service, not the cache (folio show always does today: the command line keeps no cache)",
+        help="ask the service, not the local cache",
     )
     common(show, top=False)
 
@@ -105,36 +107,56 @@ def run(args: argparse.Namespace, log: DebugLog | None) -> int:
 
 def _run_show(args: argparse.Namespace, log: DebugLog | None) -> int:
     from folio import cli
+    from folio.cli_ls import _services
     from folio.config.settings import TOKEN_ENV
+    from folio.services import Services
 
+    local: Local | None = None
     if args.demo:
         client, _ = cli._demo_client()
+        services = Services(client, where="the demo sandbox")
     else:
         settings, resolved = cli._resolve(args, log)
         if resolved.token is None:
             return _say(cli.NO_TOKEN.format(problem=resolved.problem, config=settings.path, env=TOKEN_ENV), 2)
-        client = cli._client(resolved.base_url, resolved.token)
-    return asyncio.run(_show(client, args.url, as_json=args.json, progress=_is_terminal(sys.stdout)))
+        services, local = _services(args, resolved)
+    talk = _is_terminal(sys.stdout) and _is_terminal(sys.stderr)
+    try:
+        return asyncio.run(_show(services, args, talk=talk))
+    finally:
+        if local is not None:
+            local.close()
 
 
-async def _show(client: GitBookClient, url: str, *, as_json: bool, progress: bool) -> int:
+async def _show(services: Services, args: argparse.Namespace, *, talk: bool) -> int:
+    """Look the link up and read what it names: from the account's cache when all of it is there (what the TUI
+    or an earlier command read), unless ``--fresh``; else from the service (``folio.cli_ls.Reader``)."""
     from folio.api.errors import ApiError
-    from folio.services.links import LinkError, fetch, resolve
+    from folio.cli_ls import Progress, Reader
+    from folio.services.links import LinkError
 
-    async with client:
-        try:
-            if progress:
-                print("Looking up the link…", file=sys.stderr, flush=True)
-            link = await resolve(client, url)
-            found = await fetch(client, link)
-        except LinkError as exc:
-            return _say(f"folio: {_printable(str(exc), 400)}", EXIT_USAGE)
-        except LookupError as exc:
-            return _say(f"folio: {_printable(str(exc), 400)}", EXIT_USAGE)
-        except ApiError as exc:
-            return _say(f"folio: could not read it: {_printable(exc.describe(), 400)}", EXIT_FAILED)
+    reader = Reader(services, fresh=args.fresh, progress=Progress(None))
+    try:
+        if talk:
+            print("Looking up the link…", file=sys.stderr, flush=True)
+        if args.offline:
+            services.client.set_offline("asked")
+        elif services.local is not None and services.local.account is None:
+            await services.me()  # whose token this is: what is read is then kept in that account's cache
+        link = await reader.cache_first(lambda: services.links.resolve(args.url))
+        found = await reader.cache_first(lambda: services.links.fetch(link))
+    except (LinkError, LookupError) as exc:
+        return _say(f"folio: {_printable(str(exc), 400)}", EXIT_USAGE)
+    except ApiError as exc:
+        return _say(f"folio: could not read it: {_printable(exc.describe(), 400)}", EXIT_FAILED)
+    finally:
+        await services.aclose()
+    if reader.stored and talk:
+        from folio.services.format import cached_age
+
+        print(f"({cached_age(min(reader.stored))}: --fresh asks the service)", file=sys.stderr)
     data = found.model_dump(mode="json", by_alias=True, exclude_none=True)
-    if as_json:
+    if args.json:
         print(_json(data))
         return EXIT_OK
     title = data.get("title") or data.get("subject") or data.get("displayName") or data.get("slug") or ""

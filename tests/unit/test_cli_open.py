@@ -1,7 +1,8 @@
 """``folio open URL``, ``folio URL`` and ``folio show URL [--json]`` against the in-process sandbox: the JSON is the
-service's shape of the thing the link names (checked against the sandbox's records), quiet when stdout is not a
-terminal, safe on a terminal with hostile titles; exit 1 when the service says no, 2 for a URL Folio cannot read,
-a link to a list or no token; ``open`` and the bare URL reach the TUI with the link, a bad URL does not start it."""
+service's shape of the thing the link names (checked against the sandbox's records), read from the account's cache
+first (``--fresh`` asks the service), quiet when stdout is not a terminal, safe on a terminal with hostile titles;
+exit 1 when the service says no, 2 for a URL Folio cannot read, a link to a list or no token; ``open`` and the bare
+URL reach the TUI with the link, a bad URL does not start it."""
 
 from __future__ import annotations
 
@@ -159,3 +160,21 @@ def test_the_tui_is_given_the_link(monkeypatch: pytest.MonkeyPatch) -> None:
     url = f"{APP}/o/O1/s/S1/~/changes/3/"
     assert cli.main(["--demo", "--no-cache", url]) == 0
     assert given["link"] == url
+
+
+def test_show_reads_the_cache_first_and_fresh_asks_the_service(
+    sandbox: Any, state: SandboxState, capsys: pytest.CaptureFixture[str]
+) -> None:
+    org = state.demo_org
+    space = next(s for s in state.spaces.values() if s["organization"] == org)
+    url = f"{APP}/o/{org}/s/{space['id']}/"
+    before = space["title"]
+    assert show("--json", url) == 0
+    assert json.loads(capsys.readouterr().out)["title"] == before
+    space["title"] = "Renamed on the service"
+    assert show("--json", url) == 0  # what was read before, from the account's cache
+    assert json.loads(capsys.readouterr().out)["title"] == before
+    assert show("--json", "--fresh", url) == 0
+    assert json.loads(capsys.readouterr().out)["title"] == "Renamed on the service"
+    assert cli.main(["--no-cache", "show", "--json", url, "--base-url", SANDBOX_URL]) == 0
+    assert json.loads(capsys.readouterr().out)["title"] == "Renamed on the service"
