@@ -116,6 +116,12 @@ def run(args: argparse.Namespace, log: DebugLog | None) -> int:
                 EXIT_USAGE,
             )
         cr = mine
+    if args.subject is not None:
+        from folio.services.review.authoring import check_subject
+
+        problem = check_subject(args.subject)
+        if problem is not None:
+            return _say(f"folio: --subject: {problem} Nothing was read or sent.", EXIT_USAGE)
     if args.subject is not None and cr is not None:
         return _say(
             f"folio: --subject makes a new change request, but the page is taken from change request #{cr}: "
@@ -245,7 +251,7 @@ class Edit:
         writing.keep(page, text)
         _print_diff(writing.diff(page, text), f"{page.title} ({page.where})", "your edit")
         new = page.change_request is None
-        subject = (self.args.subject or f"Edit {page.title}") if new else None
+        subject = (self.args.subject or _default_subject(page.title)) if new else None
         target = f"a new change request “{subject}”" if new else f"change request #{page.number}"
         if not self.args.yes:
             if not _interactive():
@@ -384,6 +390,14 @@ def _print_diff(diff: MarkdownDiff, before: str, after: str, *, out: Any = None)
 
 
 # -- words ---------------------------------------------------------------------------------------------------------
+
+
+def _default_subject(title: str) -> str:
+    """``Edit <title>``, cut to the 100 characters a subject may have."""
+    from folio.services.review.authoring import SUBJECT_MAX
+
+    subject = f"Edit {title.strip() or 'Untitled'}"
+    return subject if len(subject) <= SUBJECT_MAX else subject[: SUBJECT_MAX - 1] + "…"
 
 
 def _age(seconds: float) -> str:

@@ -238,6 +238,8 @@ def _path(state: SandboxState, revision: str, title: str) -> str:
         (["SPACE/page", "--cr", "2", "--subject", "New"], "--subject makes a new change request"),
         (["https://app.gitbook.com/o/O/s/SPACE/~/changes/3/page", "--cr", "4"], "change request #3 but --cr names 4"),
         (["SPACE/page", "--cr", "#"], "--cr needs a change request's number"),
+        (["SPACE/page", "--subject", " "], "--subject: A subject says what the change is"),
+        (["SPACE/page", "--subject", "x" * 101], "--subject: At most 100 characters; this has 101."),
     ],
 )
 def test_what_contradicts_or_cannot_be_read_exits_2_before_asking(
@@ -247,6 +249,37 @@ def test_what_contradicts_or_cannot_be_read_exits_2_before_asking(
     assert run(*argv) == 2
     out, err = capsys.readouterr()
     assert out == "" and words in err
+
+
+def test_a_subject_names_the_new_change_request(
+    sandbox: Any, state: SandboxState, capsys: pytest.CaptureFixture[str]
+) -> None:
+    space = next(s for s in state.spaces.values() if s["title"] == "User Guide")
+    before = set(state.change_requests)
+    assert run(f"{space['id']}/fleets", "--subject", "Fleets: one more line", "--yes") == 0
+    out = capsys.readouterr().out
+    (made,) = (state.change_requests[i] for i in set(state.change_requests) - before)
+    assert made["subject"] == "Fleets: one more line"
+    assert out.splitlines()[-2] == f"Made change request #{made['number']} “Fleets: one more line”."
+    fleets = next(p for p, _, _ in walk(state.revisions[made["revision"]]["pages"]) if p.get("title") == "Fleets")
+    assert fleets["markdown"].rstrip().endswith(LINE)
+
+
+def test_demo_edits_a_new_sandbox_of_the_demo_data(editor: str, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    from folio.sandbox import create_app
+
+    space = next(s for s in create_app().state.sandbox.spaces.values() if s["title"] == "User Guide")
+    monkeypatch.setenv("EDITOR", editor)
+    assert cli.main(["edit", "--demo", f"{space['id']}/fleets/channels", "--yes"]) == 0
+    out, err = capsys.readouterr()
+    assert "The demo sandbox (--demo): nothing sent here is kept" in err
+    assert out.splitlines()[-2].startswith("Made change request #") and "“Edit Channels”" in out
+
+
+def test_the_default_subject_fits() -> None:
+    assert cli_edit._default_subject("Channels") == "Edit Channels"
+    long = cli_edit._default_subject("t" * 200)
+    assert len(long) == 100 and long.endswith("…")
 
 
 def test_no_token_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
