@@ -5,6 +5,7 @@
     folio conversations ingest FILE.json [--org ID]                              send a file of conversations
     folio ls orgs|spaces|crs|members|sites|specs [SCOPE] [--json|--format tsv]   list, for scripts and pickers
     folio completion bash|zsh|fish                                               print a completion script
+    folio edit PAGE [--cr N] [--subject S] [--yes] [--force]                     a page edited in $EDITOR, sent
     folio auth login|status|logout [--profile NAME] [--base-url URL]              manage the saved token
     folio sandbox serve [--host H] [--port P] [--scale N] [--faults SPEC] [--seed S]  serve the sandbox
 
@@ -138,6 +139,9 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     from folio.cli_completion import add_parser as add_completion
 
     add_completion(subcommands, _common)
+    from folio.cli_edit import add_parser as add_edit
+
+    add_edit(subcommands, _common)
     sandbox = subcommands.add_parser("sandbox", help="the built-in emulator of the API")
     sandbox_commands = sandbox.add_subparsers(dest="sandbox_command", metavar="ACTION", required=True)
     serve = sandbox_commands.add_parser("serve", help="serve the sandbox over HTTP (uvicorn)")
@@ -230,6 +234,10 @@ def main(argv: list[str] | None = None) -> int:
             from folio.cli_completion import run as run_completion
 
             return run_completion(args)
+        if args.command == "edit":
+            from folio.cli_edit import run as run_edit
+
+            return run_edit(args, log)
         return _run_tui(args, log)
     except SettingsError as exc:
         print(f"folio: {exc}", file=sys.stderr)
