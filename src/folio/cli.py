@@ -5,6 +5,7 @@
     folio conversations ingest FILE.json [--org ID]                              send a file of conversations
     folio ls orgs|spaces|crs|members|sites|specs [SCOPE] [--json|--format tsv]   list, for scripts and pickers
     folio completion bash|zsh|fish                                               print a completion script
+    folio edit PAGE [--cr N] [--subject S] [--yes] [--force]                     a page edited in $EDITOR, sent
     folio open URL  (or: folio URL)                                              the TUI, on a GitBook link's screen
     folio show URL [--json] [--fresh]                                            print what a GitBook link names
     folio auth login|status|logout [--profile NAME] [--base-url URL]              manage the saved token
@@ -140,6 +141,9 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     from folio.cli_completion import add_parser as add_completion
 
     add_completion(subcommands, _common)
+    from folio.cli_edit import add_parser as add_edit
+
+    add_edit(subcommands, _common)
     from folio.cli_open import add_parser as add_open
 
     add_open(subcommands, _common)
@@ -239,6 +243,10 @@ def main(argv: list[str] | None = None) -> int:
             from folio.cli_completion import run as run_completion
 
             return run_completion(args)
+        if args.command == "edit":
+            from folio.cli_edit import run as run_edit
+
+            return run_edit(args, log)
         if args.command in ("open", "show"):
             from folio.cli_open import run as run_open
 

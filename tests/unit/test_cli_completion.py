@@ -23,6 +23,9 @@ BASH = shutil.which("bash")
 ZSH = shutil.which("zsh")
 FISH = shutil.which("fish")
 
+TOP = ["auth", "cache", "conversations", "ls", "completion", "edit", "open", "show", "sandbox"]
+"""The visible subcommands in the parser's order (a new one is added here on purpose)."""
+
 
 @pytest.fixture
 def cached(app: Any, state: SandboxState, isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> SandboxState:
@@ -64,7 +67,7 @@ def spaces_of(state: SandboxState, org: str) -> list[dict[str, Any]]:
 
 def test_every_subcommand_and_flag_of_the_parser_is_in_the_tree() -> None:
     nodes = {n.path: n for n in cli_completion.tree(cli.build_parser())}
-    assert set(nodes[""].commands) == {"auth", "cache", "conversations", "ls", "completion", "open", "show", "sandbox"}
+    assert set(nodes[""].commands) == set(TOP)
     assert "__complete" not in nodes[""].commands  # hidden
     assert {"auth login", "auth status", "cache clear", "sandbox serve", "conversations ingest"} <= set(nodes)
     ls = nodes["ls"]
@@ -206,16 +209,7 @@ def bash_script(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
 
 
 def test_bash_completes_commands_flags_choices_and_files(bash_script: Path, tmp_path: Path) -> None:
-    assert bash(bash_script, tmp_path, "folio", "") == [
-        "auth",
-        "cache",
-        "conversations",
-        "ls",
-        "completion",
-        "open",
-        "show",
-        "sandbox",
-    ]
+    assert bash(bash_script, tmp_path, "folio", "") == TOP
     assert bash(bash_script, tmp_path, "folio", "c") == ["cache", "conversations", "completion"]
     assert bash(bash_script, tmp_path, "folio", "auth", "") == ["login", "status", "logout"]
     assert bash(bash_script, tmp_path, "folio", "ls", "") == ["orgs", "spaces", "crs", "members", "sites", "specs"]
@@ -280,7 +274,7 @@ words=("$@"); CURRENT=${#words}; _folio
         assert result.stderr == ""
         return result.stdout.splitlines()
 
-    assert offered("folio", "") == ["auth", "cache", "conversations", "ls", "completion", "open", "show", "sandbox"]
+    assert offered("folio", "") == TOP
     assert offered("folio", "ls", "crs", "--status", "") == ["draft", "open", "archived", "merged", "all"]
     assert offered("folio", "conversations", "ingest", "") == ["FILES"]
     assert offered("folio", "--profile", "") == ["home", "work"]
@@ -310,9 +304,7 @@ def test_fish_completes_the_same(cached: SandboxState, tmp_path: Path, capsys: p
         assert result.stderr == ""
         return [row.split("\t")[0] for row in result.stdout.splitlines()]
 
-    assert offered("folio ") == sorted(
-        ["auth", "cache", "conversations", "ls", "completion", "open", "show", "sandbox"]
-    )
+    assert offered("folio ") == sorted(TOP)
     assert offered("folio auth ") == ["login", "logout", "status"]
     assert offered("folio ls crs --status ") == sorted(["draft", "open", "archived", "merged", "all"])
     assert offered("folio --profile ") == ["home", "work"]

@@ -8,8 +8,6 @@ agent's instructions).
 
 from __future__ import annotations
 
-import os
-import shlex
 import subprocess
 import tempfile
 from pathlib import Path
@@ -17,13 +15,15 @@ from typing import Any
 
 from textual.app import App
 
+from folio.services.editor import editor_command
+
 __all__ = ["edit_in_editor"]
 
 
 def edit_in_editor(app: App[Any], text: str) -> str:
     """Hand the terminal to ``$EDITOR`` (else ``$VISUAL``, else vi) on a temporary file holding ``text``; the
     file's text when the editor quits. Raises RuntimeError (in words) when the editor cannot run or fails."""
-    command = shlex.split(os.environ.get("EDITOR") or os.environ.get("VISUAL") or "vi")
+    command = editor_command()
     with tempfile.NamedTemporaryFile("w", suffix=".md", prefix="folio-", delete=False, encoding="utf-8") as handle:
         handle.write(text)
     try:
