@@ -3,6 +3,7 @@
     folio [--demo] [--offline] [--profile NAME] [--base-url URL] [--token TOKEN|-] [--insecure] [--debug]  the TUI
     folio cache info | clear
     folio conversations ingest FILE.json [--org ID]                              send a file of conversations
+    folio watch [--interval SECONDS] [--once]                  announce new review requests, merges, replies
     folio auth login|status|logout [--profile NAME] [--base-url URL]              manage the saved token
     folio sandbox serve [--host H] [--port P] [--scale N] [--faults SPEC] [--seed S]  serve the sandbox
 
@@ -130,6 +131,9 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     from folio.cli_conversations import add_parser as add_conversations
 
     add_conversations(subcommands, _common)
+    from folio.cli_watch import add_parser as add_watch
+
+    add_watch(subcommands, _common)
     sandbox = subcommands.add_parser("sandbox", help="the built-in emulator of the API")
     sandbox_commands = sandbox.add_subparsers(dest="sandbox_command", metavar="ACTION", required=True)
     serve = sandbox_commands.add_parser("serve", help="serve the sandbox over HTTP (uvicorn)")
@@ -214,6 +218,10 @@ def main(argv: list[str] | None = None) -> int:
             from folio.cli_conversations import run as run_conversations
 
             return run_conversations(args, log)
+        if args.command == "watch":
+            from folio.cli_watch import run as run_watch
+
+            return run_watch(args, log)
         return _run_tui(args, log)
     except SettingsError as exc:
         print(f"folio: {exc}", file=sys.stderr)

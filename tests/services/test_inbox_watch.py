@@ -75,7 +75,8 @@ async def test_a_review_request_is_announced_once_and_only_once_also_after_a_res
     assert [(a.kind, a.change_request, a.title) for a in said] == [
         ("review", record["id"], "#2 Remove the deprecated Rollouts API page")
     ]
-    assert said[0].line.startswith("Review asked of you: #2 Remove the deprecated Rollouts API page, by ")
+    assert said[0].line.startswith("Review asked of you by Emeka")
+    assert "#2 Remove the deprecated Rollouts API page (Northwind Labs) https://" in said[0].line
     assert await watch.poll() == []  # once
     db.close()
 

@@ -29,12 +29,15 @@ lists in full: the first page of each, mostly.
 from __future__ import annotations
 
 import asyncio
+import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
+import unicodedata
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from folio.services.browse import InboxFilter
+from folio.services.errors import Refusal
 
 if TYPE_CHECKING:
     from folio.models.change_request import ChangeRequestSummary
@@ -51,6 +54,7 @@ __all__ = [
     "Seen",
     "inbox_pages",
     "space_titles",
+    "terminal_notification",
 ]
 
 Kind = Literal["review", "merged", "reply"]
@@ -97,16 +101,15 @@ class Announcement:
     """``#12 Fix typos``."""
     url: str | None = None
     who: str = ""
-    """Who asked (the change request's author, for a review) or replied."""
+    """Who asked for the review, or replied (the latest of them)."""
     comment: str | None = None
     """The thread's id (a reply)."""
 
     @property
     def line(self) -> str:
-        """One line in words: ``Review asked of you: #12 Fix typos, by Ada (Northwind Labs)``."""
-        by = f", by {self.who}" if self.who else ""
+        """One line in words: ``Review asked of you by Emeka: #12 Fix typos (Northwind Labs) <url>``."""
         if self.kind == "review":
-            text = f"Review asked of you: {self.title}{by}"
+            text = f"Review asked of you{f' by {self.who}' if self.who else ''}: {self.title}"
         elif self.kind == "merged":
             text = f"Merged: your {self.title}"
         else:
@@ -142,6 +145,9 @@ class InboxWatch:
         self._clock = clock
         self.failures = 0
         self.last_wait = 0.0
+        self.seeded: list[str] = []
+        """The organizations the looks so far saw for the first time (nothing of theirs was announced); the caller
+        may say so, and empty it."""
 
     async def _store(self, me: str) -> Seen:
         if self._seen is None:
@@ -163,14 +169,15 @@ class InboxWatch:
             fresh = [a for a in found if a.key not in known]
             seen.mark_announced([*(a.key for a in fresh), seeded])  # before they are said: once, never twice
             if seeded in known:
-                new.extend(dict((a.key, a) for a in fresh).values())
+                new.extend([await self._asker(a, me.id) for a in dict((a.key, a) for a in fresh).values()])
+            else:
+                self.seeded.append(org.id)
         return new
 
     async def run(self) -> AsyncIterator[Announcement | Problem]:
         """Look now, then every ``interval`` seconds (longer after failures: see the module), forever; yields each
         announcement, and a :class:`Problem` for a look that failed."""
-        from folio.api.errors import RateLimited
-        from folio.services.errors import ServiceError
+        from folio.api.errors import ApiError, RateLimited
 
         while True:
             if not self.services.connection.may_refresh():
@@ -180,10 +187,10 @@ class InboxWatch:
                 found = await self.poll()
             except RateLimited as exc:
                 wait = self.backoff(exc.retry_after)
-                yield Problem(f"{exc.describe()}. The next look is in {wait:.0f} s.", wait)
-            except ServiceError as exc:
+                yield Problem(f"{exc.describe().rstrip('.')}. The next look is in {wait:.0f} s.", wait)
+            except (ApiError, Refusal) as exc:
                 wait = self.backoff(None)
-                yield Problem(f"{exc.describe()}. The next look is in {wait:.0f} s.", wait)
+                yield Problem(f"{exc.describe().rstrip('.')}. The next look is in {wait:.0f} s.", wait)
             else:
                 self.failures, wait = 0, self.interval
                 for said in found:
@@ -198,6 +205,22 @@ class InboxWatch:
         doubled = min(MOST_BACKOFF, self.interval * 2.0**self.failures)
         return max(doubled, asked or 0.0)
 
+    async def _asker(self, said: Announcement, me: str) -> Announcement:
+        """A new review request, with who asked (one request; left unnamed when it cannot be read)."""
+        from folio.services.errors import ServiceError
+
+        if said.kind != "review":
+            return said
+        try:
+            asked = self.services.client.reviews.requested_reviewers(said.space_id, said.change_request)
+            async for reviewer in asked:
+                if reviewer.reviewer_id == me and reviewer.requested_by is not None:
+                    by = reviewer.requested_by
+                    return replace(said, who=by.display_name or by.id)
+        except ServiceError:
+            pass
+        return said
+
     # -- one organization --------------------------------------------------------------------------------------
 
     async def _look(self, org: Organization, me: str) -> list[Announcement]:
@@ -206,7 +229,7 @@ class InboxWatch:
         found: list[Announcement] = []
         awaiting = await crs.summaries_for_organization(org.id, status=list(ACTIVE), requested_reviewer=me).collect()
         for cr in awaiting:
-            found.append(_about("review", f"review:{cr.id}", cr, name, who=_author(cr)))
+            found.append(_about("review", f"review:{cr.id}", cr, name))
         merged = await crs.summaries_for_organization(org.id, status="merged", creator=me, limit=MERGED_PAGE).collect(
             MERGED_PAGE
         )
@@ -222,10 +245,6 @@ class InboxWatch:
                 if said is not None:
                     found.append(said)
         return found
-
-
-def _author(cr: ChangeRequestSummary) -> str:
-    return (cr.created_by.display_name or cr.created_by.id) if cr.created_by else ""
 
 
 def _url(cr: ChangeRequestSummary) -> str | None:
@@ -251,6 +270,40 @@ def _reply(comment: Comment, cr: ChangeRequestSummary, org: str, me: str) -> Ann
     return Announcement(
         f"reply:{comment.id}:{count}", "reply", org, cr.space, cr.id, cr.title, url, who, comment=comment.id
     )
+
+
+# -- saying it to a terminal -------------------------------------------------------------------------------------
+
+OSC9_PROGRAMS = ("iTerm.app", "WezTerm", "ghostty")
+"""``TERM_PROGRAM`` values of terminals that show ``OSC 9`` as a desktop notification."""
+
+
+def terminal_notification(title: str, text: str, environ: Mapping[str, str]) -> str:
+    """What to write to the terminal for a notification: ``OSC 9`` (iTerm2, WezTerm, Ghostty, Windows Terminal),
+    kitty's ``OSC 99``, ``OSC 777`` (VTE terminals, foot, urxvt), else the bell (also inside tmux or screen, which
+    would swallow the others). ``text`` is made plain first: no escape or control characters, at most 200."""
+    plain = _plain(text)
+    program, term = environ.get("TERM_PROGRAM", ""), environ.get("TERM", "")
+    if environ.get("TMUX") or term.startswith("screen") or term.startswith("tmux"):
+        return "\a"
+    if program in OSC9_PROGRAMS or environ.get("WT_SESSION"):
+        return f"\x1b]9;{_plain(title)}: {plain}\x07"
+    if term == "xterm-kitty" or environ.get("KITTY_WINDOW_ID"):
+        return f"\x1b]99;;{_plain(title)}: {plain}\x1b\\"
+    if environ.get("VTE_VERSION") or term.startswith(("foot", "rxvt")):
+        return f"\x1b]777;notify;{_plain(title).replace(';', ',')};{plain}\x07"
+    return "\a"
+
+
+_ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]?|\][^\x07\x1b]*(\x07|\x1b\\)?|.)?")
+
+
+def _plain(text: str, limit: int = 200) -> str:
+    """``text`` without control characters (escape, BEL, newlines: what could end or extend the sequence)."""
+    text = _ESCAPES.sub("", text)
+    kept = "".join(c if unicodedata.category(c)[0] != "C" else " " for c in text)
+    kept = " ".join(kept.split())
+    return kept if len(kept) <= limit else kept[: limit - 1] + "…"
 
 
 # -- the :inbox screen's reads -----------------------------------------------------------------------------------
