@@ -15,6 +15,7 @@ from folio.sandbox import SandboxState
 from folio.sandbox.domain.change_requests import open_change_request
 from folio.sandbox.domain.reviews import request_review
 from folio.services import Services
+from folio.services.review.inbox_watch import InboxWatch
 from folio.tui.screens.content.organizations import OrganizationsScreen
 from folio.tui.screens.review.inbox import InboxScreen
 from tests.conftest import FROZEN_AT
@@ -127,3 +128,42 @@ async def test_a_bad_section_is_said_and_the_defaults_shown(
         assert "inbox.sections[1].filter: 'soon' is not a filter word" in said
         assert "default sections are shown" in said
         assert [str(t.label) for t in screen.query("Tab")] == ["1 Needs my review", "2 Mine"]
+
+
+async def test_while_folio_is_open_a_new_review_request_is_a_toast_once(
+    open_app: Any, services: Services, state: SandboxState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    looks: list[list[Any]] = []
+    look = InboxWatch.poll
+
+    async def counted(self: InboxWatch) -> list[Any]:
+        found = await look(self)
+        looks.append(found)
+        return found
+
+    monkeypatch.setattr(InboxWatch, "poll", counted)
+
+    async def until(pilot: Any, done: Any) -> None:
+        for _ in range(1000):  # (ordering, not timing: the bound only stops a broken build hanging)
+            if done():
+                return
+            await pilot.pause(0.01)
+
+    async with open_app(lambda: OrganizationsScreen(services)) as (app, pilot):
+        app.inbox_watch = 0.01  # (started after open_app has let its workers finish: this one never does)
+        app.start_inbox_watch()
+
+        def toasts() -> list[str]:
+            return [str(n.message) for n in app._notifications if n.title == "Inbox"]
+
+        await until(pilot, lambda: len(looks) >= 2)
+        assert toasts() == []  # the first look found three review requests waiting: taken as seen, not said
+
+        record = next(c for c in state.change_requests.values() if c["subject"] == "December 2026 release notes")
+        emeka = next(uid for uid, u in state.users.items() if u["email"].startswith("emeka@"))
+        request_review(state, record, state.default_user, emeka)
+        await until(pilot, toasts)
+        seen = len(looks)
+        await until(pilot, lambda: len(looks) >= seen + 2)  # two more looks: it is said once
+        assert toasts() == ["Review asked of you by Emeka Nwosu: #1 December 2026 release notes (Northwind Labs)"]
+        app.workers.cancel_group(app, "inbox-watch")

@@ -111,3 +111,21 @@ def test_a_too_short_interval_and_no_token_are_usage_errors(
 )
 def test_the_terminal_notification_fits_the_terminal(environ: dict[str, str], expected: str) -> None:
     assert terminal_notification("Folio", "Review asked:\x1b]0;x\x07 #1\n x", environ) == expected
+
+
+@pytest.mark.parametrize(
+    ("toml", "expected"),
+    [
+        ("", 60.0),
+        ("[inbox]\ninterval = 90", 90.0),
+        ("[inbox]\nwatch = false", None),
+        ("[inbox]\ninterval = 1", 60.0),  # a bad [inbox] does not stop the start (:inbox says what is wrong)
+    ],
+)
+def test_the_tui_watches_at_the_configured_interval(tmp_path: Any, toml: str, expected: float | None) -> None:
+    from folio.cli_tui import _inbox_watch
+    from folio.config.settings import Settings
+
+    path = tmp_path / "config.toml"
+    path.write_text(toml)
+    assert _inbox_watch(Settings.load(path)) == expected

@@ -106,15 +106,20 @@ class Announcement:
     """The thread's id (a reply)."""
 
     @property
-    def line(self) -> str:
-        """One line in words: ``Review asked of you by Emeka: #12 Fix typos (Northwind Labs) <url>``."""
+    def words(self) -> str:
+        """What happened in words: ``Review asked of you by Emeka: #12 Fix typos (Northwind Labs)``."""
         if self.kind == "review":
             text = f"Review asked of you{f' by {self.who}' if self.who else ''}: {self.title}"
         elif self.kind == "merged":
             text = f"Merged: your {self.title}"
         else:
             text = f"{self.who or 'Someone'} replied on your thread in {self.title}"
-        return f"{text} ({self.org})" + (f" {self.url}" if self.url else "")
+        return f"{text} ({self.org})"
+
+    @property
+    def line(self) -> str:
+        """:attr:`words` and the link: ``folio watch``'s line."""
+        return self.words + (f" {self.url}" if self.url else "")
 
 
 @dataclass(frozen=True)
