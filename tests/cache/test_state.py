@@ -236,9 +236,13 @@ def test_announced_keys_survive_a_restart_and_a_version_2_file_gains_the_table(t
     state = LocalState.open("acct", folder=tmp_path, clock=clock)
     assert state.problem is None and state.draft("k") is not None
     assert state.announced(["review:cr1", "merged:cr2"]) == set()
-    state.mark_announced(["review:cr1", "review:cr1", "seeded:org1"])
-    state.mark_announced([])
+    assert state.mark_announced(["review:cr1", "review:cr1", "seeded:org1"]) == {"review:cr1", "seeded:org1"}
+    assert state.mark_announced([]) == set()
     assert state.announced(["review:cr1", "merged:cr2", "seeded:org1"]) == {"review:cr1", "seeded:org1"}
+    other = LocalState.open("acct", folder=tmp_path, clock=clock)  # the TUI and folio watch, side by side
+    assert other.mark_announced(["review:cr1", "merged:cr2"]) == {"merged:cr2"}  # only the key it recorded first
+    assert state.mark_announced(["merged:cr2"]) == set()
+    other.close()
     state.close()
     again = LocalState.open("acct", folder=tmp_path, clock=clock)
     many = [f"reply:c{i}:1" for i in range(1200)]  # more keys than one query takes
@@ -250,5 +254,6 @@ def test_announced_keys_are_kept_in_memory_when_the_database_cannot_be_used(tmp_
     (tmp_path / "state-acct.sqlite3").mkdir()
     state = LocalState.open("acct", folder=tmp_path)
     assert not state.enabled
-    state.mark_announced(["review:cr1"])
-    assert state.announced(["review:cr1", "review:cr2"]) == {"review:cr1"}
+    assert state.mark_announced(["review:cr1"]) == {"review:cr1"}
+    assert state.mark_announced(["review:cr1", "review:cr2"]) == {"review:cr2"}
+    assert state.announced(["review:cr1", "review:cr3"]) == {"review:cr1"}

@@ -250,17 +250,26 @@ class LocalState(Store):
                 found.update(row[0] for row in rows)
             return found
 
-    def mark_announced(self, keys: Iterable[str]) -> None:
-        """Record ``keys`` as announced (committed before this returns; kept in memory when the database refuses)."""
-        rows = [(key, self._clock()) for key in dict.fromkeys(keys)]
-        if not rows:
-            return
+    def mark_announced(self, keys: Iterable[str]) -> set[str]:
+        """Record ``keys`` as announced (committed before this returns; kept in memory when the database refuses);
+        the keys that were not recorded before: what this caller may announce (another process that recorded a
+        key first announces it)."""
+        wanted = [key for key in dict.fromkeys(keys) if key not in self._memory_announced]
+        if not wanted:
+            return set()
+        now = self._clock()
         with self._lock:
             if self._conn is not None:
                 try:
                     self._conn.execute("BEGIN IMMEDIATE")  # (one commit for a first look's hundreds of keys)
                     try:
-                        self._conn.executemany("INSERT OR IGNORE INTO announced (key, at) VALUES (?, ?)", rows)
+                        new = {
+                            key
+                            for key in wanted
+                            if self._conn.execute(
+                                "INSERT OR IGNORE INTO announced (key, at) VALUES (?, ?)", (key, now)
+                            ).rowcount
+                        }
                         self._conn.execute("COMMIT")
                     except BaseException:
                         with contextlib.suppress(sqlite3.Error):
@@ -269,8 +278,10 @@ class LocalState(Store):
                 except sqlite3.Error as error:
                     self._problem = f"What the inbox watch announced could not be kept ({reason(error)})."
                 else:
-                    return
-            self._memory_announced.update(key for key, _ in rows)
+                    return new
+            new = set(wanted) - self.announced(wanted)
+            self._memory_announced.update(new)
+            return new
 
     # The rest
 

@@ -70,7 +70,7 @@ class Seen(Protocol):
 
     def announced(self, keys: Iterable[str]) -> set[str]: ...
 
-    def mark_announced(self, keys: Iterable[str]) -> None: ...
+    def mark_announced(self, keys: Iterable[str]) -> set[str]: ...
 
 
 class MemorySeen:
@@ -82,8 +82,10 @@ class MemorySeen:
     def announced(self, keys: Iterable[str]) -> set[str]:
         return self.keys.intersection(keys)
 
-    def mark_announced(self, keys: Iterable[str]) -> None:
-        self.keys.update(keys)
+    def mark_announced(self, keys: Iterable[str]) -> set[str]:
+        new = set(keys) - self.keys
+        self.keys.update(new)
+        return new
 
 
 @dataclass(frozen=True)
@@ -154,7 +156,7 @@ class InboxWatch:
         """The organizations the looks so far saw for the first time (nothing of theirs was announced); the caller
         may say so, and empty it."""
 
-    async def _store(self, me: str) -> Seen:
+    def _store(self) -> Seen:
         if self._seen is None:
             local = self.services.local
             state = local.state if local is not None else None  # (opened for the user once /user answered)
@@ -165,18 +167,20 @@ class InboxWatch:
         """One look at every organization: what is new since the last look, each said once. Raises what the
         service raised (``ServiceError``); an organization that fails stops the look (the next one asks again)."""
         me = await self.services.me()
-        seen = await self._store(me.id)
+        seen = self._store()
         new: list[Announcement] = []
         for org in await self.services.browse.organizations():
             found = await self._look(org, me.id)
             seeded = f"seeded:{org.id}"
-            known = seen.announced([seeded, *(a.key for a in found)])
-            fresh = [a for a in found if a.key not in known]
-            seen.mark_announced([*(a.key for a in fresh), seeded])  # before they are said: once, never twice
-            if seeded in known:
-                new.extend([await self._asker(a, me.id) for a in dict((a.key, a) for a in fresh).values()])
-            else:
+            first = not seen.announced([seeded])
+            # Recorded before they are said, and said only by whoever recorded them (the TUI and folio watch may
+            # look at once): once, never twice.
+            recorded = seen.mark_announced([*(a.key for a in found), seeded])
+            if first:
                 self.seeded.append(org.id)
+                continue
+            fresh = {a.key: a for a in found if a.key in recorded}
+            new.extend([await self._asker(a, me.id) for a in fresh.values()])
         return new
 
     async def run(self) -> AsyncIterator[Announcement | Problem]:

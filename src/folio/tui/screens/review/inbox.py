@@ -79,7 +79,7 @@ class SectionInbox(ChangeRequestInbox):
 
     def loaded(self, items: list[ChangeRequestSummary], *, complete: bool) -> None:
         super().loaded(items, complete=complete)
-        if items and set(self.space_titles) < {cr.space for cr in items}:
+        if not {cr.space for cr in items} <= set(self.space_titles):
             self._name_spaces(set(self._orgs))
 
     @work(exclusive=True, group="inbox-spaces", exit_on_error=False, description="name the spaces of the inbox")
