@@ -138,6 +138,10 @@ def _loop(services: Services, interval: float, once: bool, *, demo: Callable[[],
     except KeyboardInterrupt:
         print("Stopped watching.", file=sys.stderr)
         return EXIT_OK
+    except BrokenPipeError:  # what read the lines has gone (``folio watch | head -1``): nothing more to say
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (no second error at exit)
+        return EXIT_OK
     finally:
         if services.local is not None:
             services.local.close()
