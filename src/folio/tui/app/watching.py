@@ -49,10 +49,11 @@ class Watching(ContextApp):
             )
 
     async def _watch_inbox(self, services: Services, interval: float) -> None:
-        from folio.services.review.inbox_watch import InboxWatch, Problem
-
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._first_screen.wait(), FIRST_SCREEN_WAIT)
+        # (imported once the first screen has shown what it loaded: nothing of the watch is on its path)
+        from folio.services.review.inbox_watch import InboxWatch, Problem
+
         async for event in InboxWatch(services, interval=interval).run():
             if services is not self.services:
                 return  # another profile's now (its own watch is started with it)
