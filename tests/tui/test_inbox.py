@@ -167,3 +167,12 @@ async def test_while_folio_is_open_a_new_review_request_is_a_toast_once(
         await until(pilot, lambda: len(looks) >= seen + 2)  # two more looks: it is said once
         assert toasts() == ["Review asked of you by Emeka Nwosu: #1 December 2026 release notes (Northwind Labs)"]
         app.workers.cancel_group(app, "inbox-watch")
+
+
+def test_the_session_reopens_the_inbox(services: Services) -> None:
+    from folio.tui import session
+
+    data = session.snapshot([InboxScreen(services, trail=("Organizations",))])
+    assert [entry["screen"] for entry in data["screens"]] == ["inbox"]
+    (screen,) = session.rebuild(services, data)
+    assert isinstance(screen, InboxScreen) and screen.trail == ("Organizations", "Inbox")
