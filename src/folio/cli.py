@@ -8,6 +8,7 @@
     folio edit PAGE [--cr N] [--subject S] [--yes] [--force]                     a page edited in $EDITOR, sent
     folio open URL  (or: folio URL)                                              the TUI, on a GitBook link's screen
     folio show URL [--json] [--fresh]                                            print what a GitBook link names
+    folio watch [--interval SECONDS] [--once]                                    announce review requests, merges
     folio auth login|status|logout [--profile NAME] [--base-url URL]              manage the saved token
     folio sandbox serve [--host H] [--port P] [--scale N] [--faults SPEC] [--seed S]  serve the sandbox
 
@@ -147,6 +148,9 @@ def build_parser(*, commands: bool = True) -> argparse.ArgumentParser:
     from folio.cli_open import add_parser as add_open
 
     add_open(subcommands, _common)
+    from folio.cli_watch import add_parser as add_watch
+
+    add_watch(subcommands, _common)
     sandbox = subcommands.add_parser("sandbox", help="the built-in emulator of the API")
     sandbox_commands = sandbox.add_subparsers(dest="sandbox_command", metavar="ACTION", required=True)
     serve = sandbox_commands.add_parser("serve", help="serve the sandbox over HTTP (uvicorn)")
@@ -251,6 +255,10 @@ def main(argv: list[str] | None = None) -> int:
             from folio.cli_open import run as run_open
 
             return run_open(args, log)
+        if args.command == "watch":
+            from folio.cli_watch import run as run_watch
+
+            return run_watch(args, log)
         return _run_tui(args, log)
     except SettingsError as exc:
         print(f"folio: {exc}", file=sys.stderr)

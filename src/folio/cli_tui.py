@@ -143,6 +143,20 @@ class Launcher:
         return None
 
 
+def _inbox_watch(settings: Settings) -> float | None:
+    """The seconds between the TUI's looks at the inbox (``[inbox] interval``), None with ``watch = false``. A bad
+    ``[inbox]`` does not stop the start: the default interval is used, and ``:inbox`` says what is wrong."""
+    if "inbox" not in settings.extra:  # (the usual case: the module is not even imported)
+        return 60.0
+    from folio.config.inbox import DEFAULT_INTERVAL, inbox_settings
+
+    try:
+        read = inbox_settings(settings)
+    except SettingsError:
+        return DEFAULT_INTERVAL
+    return read.interval if read.watch else None
+
+
 def run_tui(args: argparse.Namespace, log: DebugLog | None) -> int:
     from folio import cli
 
@@ -176,6 +190,7 @@ def run_tui(args: argparse.Namespace, log: DebugLog | None) -> int:
         accounts=launcher,
         theme_name=theme,
         link=getattr(args, "link", None),  # folio open URL (folio.cli_open)
+        inbox_watch=_inbox_watch(settings),
     )
 
     async def run() -> None:

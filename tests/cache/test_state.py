@@ -222,3 +222,38 @@ def test_a_damaged_state_file_is_kept_aside_and_a_new_one_made(tmp_path: Path) -
     assert [p.read_bytes()[:8] for p in tmp_path.glob("state-acct.sqlite3.corrupt-*")] == [b"\x00garbage"]
     state.save_draft("a", "works again")
     assert state.draft("a") is not None
+
+
+def test_announced_keys_survive_a_restart_and_a_version_2_file_gains_the_table(tmp_path: Path, clock: Clock) -> None:
+    path = tmp_path / "state-acct.sqlite3"
+    old = sqlite3.connect(path)  # a file of the version before the inbox watch, with a draft in it
+    old.execute("CREATE TABLE drafts (key TEXT PRIMARY KEY NOT NULL, text TEXT NOT NULL, place TEXT NOT NULL,"
+                " saved_at REAL NOT NULL)")  # fmt: skip
+    old.execute("INSERT INTO drafts VALUES ('k', 'kept', '', 1.0)")
+    old.execute("PRAGMA user_version = 2")
+    old.commit()
+    old.close()
+    state = LocalState.open("acct", folder=tmp_path, clock=clock)
+    assert state.problem is None and state.draft("k") is not None
+    assert state.announced(["review:cr1", "merged:cr2"]) == set()
+    assert state.mark_announced(["review:cr1", "review:cr1", "seeded:org1"]) == {"review:cr1", "seeded:org1"}
+    assert state.mark_announced([]) == set()
+    assert state.announced(["review:cr1", "merged:cr2", "seeded:org1"]) == {"review:cr1", "seeded:org1"}
+    other = LocalState.open("acct", folder=tmp_path, clock=clock)  # the TUI and folio watch, side by side
+    assert other.mark_announced(["review:cr1", "merged:cr2"]) == {"merged:cr2"}  # only the key it recorded first
+    assert state.mark_announced(["merged:cr2"]) == set()
+    other.close()
+    state.close()
+    again = LocalState.open("acct", folder=tmp_path, clock=clock)
+    many = [f"reply:c{i}:1" for i in range(1200)]  # more keys than one query takes
+    again.mark_announced(many[::2])
+    assert again.announced(["review:cr1", *many]) == {"review:cr1", *many[::2]}
+
+
+def test_announced_keys_are_kept_in_memory_when_the_database_cannot_be_used(tmp_path: Path) -> None:
+    (tmp_path / "state-acct.sqlite3").mkdir()
+    state = LocalState.open("acct", folder=tmp_path)
+    assert not state.enabled
+    assert state.mark_announced(["review:cr1"]) == {"review:cr1"}
+    assert state.mark_announced(["review:cr1", "review:cr2"]) == {"review:cr2"}
+    assert state.announced(["review:cr1", "review:cr3"]) == {"review:cr1"}

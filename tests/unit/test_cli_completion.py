@@ -23,7 +23,7 @@ BASH = shutil.which("bash")
 ZSH = shutil.which("zsh")
 FISH = shutil.which("fish")
 
-TOP = ["auth", "cache", "conversations", "ls", "completion", "edit", "open", "show", "sandbox"]
+TOP = ["auth", "cache", "conversations", "ls", "completion", "edit", "open", "show", "watch", "sandbox"]
 """The visible subcommands in the parser's order (a new one is added here on purpose)."""
 
 

@@ -241,3 +241,50 @@ def test_the_filter_never_drops_a_record_even_a_broken_one() -> None:
     record = logging.LogRecord("x", logging.INFO, __file__, 1, "value %s %s", ("s3cret",), None)
     assert RedactingFilter(["s3cret"]).filter(record) is True
     assert "s3cret" not in record.getMessage()
+
+
+# -- [inbox] --------------------------------------------------------------------------------------------------
+
+
+def test_inbox_settings_default_and_read(isolated_home: Path) -> None:
+    from folio.config.inbox import DEFAULT_SECTIONS, InboxSection, inbox_settings
+
+    assert inbox_settings(Settings.load()).sections == DEFAULT_SECTIONS
+    path = paths().config_file
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        "[inbox]\ninterval = 120\nwatch = false\n"
+        '[[inbox.sections]]\ntitle = "Needs my review"\nfilter = "awaiting-me"\n'
+        '[[inbox.sections]]\ntitle = "Mine, merged"\nfilter = "mine  MERGED"\n'
+    )
+    read = inbox_settings(Settings.load())
+    assert (read.interval, read.watch) == (120.0, False)
+    assert read.sections == (
+        InboxSection("Needs my review", awaiting_me=True),
+        InboxSection("Mine, merged", status="merged", mine=True),
+    )
+    assert [s.words for s in read.sections] == ["awaiting-me", "mine merged"]
+
+
+@pytest.mark.parametrize(
+    ("toml", "says"),
+    [
+        ("inbox = 3", "[inbox] must be a table"),
+        ("[inbox]\ninterval = 5", "inbox.interval must be seconds between 15"),
+        ("[inbox]\nwatch = 'yes'", "inbox.watch must be true or false"),
+        ("[inbox]\nsections = []", "inbox.sections must be one or more tables"),
+        ('[[inbox.sections]]\nfilter = "mine"', "inbox.sections[1].title must be a name"),
+        ('[[inbox.sections]]\ntitle = "A"\nfilter = "mine soon"', "inbox.sections[1].filter: 'soon' is not a filter"),
+        ('[[inbox.sections]]\ntitle = "A"\nfilter = "open merged"', "two statuses (open and merged)"),
+        ('[[inbox.sections]]\ntitle = "A"\nfilters = "mine"', "takes only title and filter"),
+    ],
+)
+def test_a_bad_inbox_table_says_which_key_and_what_it_takes(isolated_home: Path, toml: str, says: str) -> None:
+    from folio.config.inbox import inbox_settings
+
+    path = paths().config_file
+    path.parent.mkdir(parents=True)
+    path.write_text(toml + "\n")
+    with pytest.raises(SettingsError) as raised:
+        inbox_settings(Settings.load())
+    assert says in str(raised.value) and str(path) in str(raised.value)

@@ -68,6 +68,11 @@ def test_the_app_keeps_a_screen_stack_per_mode_and_counts_its_css_changes() -> N
     assert "self._css_update_count: int = 0" in source
 
 
+def test_the_app_writes_to_the_terminal_through_its_driver() -> None:
+    assert "self._driver: Driver | None = None" in inspect.getsource(App.__init__)
+    assert "self._driver.write(" in inspect.getsource(App.copy_to_clipboard)
+
+
 def test_a_screen_updates_its_auto_focus_and_the_app_starts_a_widget() -> None:
     assert _params(Screen._update_auto_focus) == ["self"]
     assert _params(App._start_widget) == ["self", "parent", "widget"]
@@ -154,6 +159,7 @@ async def test_the_accessors_on_a_live_app() -> None:
         probe.allowed = False
         assert tp.check_action_state(app, "probe", probe) is None
         assert tp.check_action_state(app, "app.bell", probe) is True
+        assert tp.write_to_terminal(app, "\a") is False  # headless: no terminal to write to
 
         # the screen stacks, and the auto focus given back
         assert screen in tp.screen_stacks(app)[app.current_mode]

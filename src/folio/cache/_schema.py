@@ -50,7 +50,7 @@ RESPONSES_UPSERT = (
 RESPONSES_DELETE_PATH = "DELETE FROM responses WHERE key = ? OR (key >= ? AND key < ?)"
 RESPONSES_DELETE_RANGE = "DELETE FROM responses WHERE key >= ? AND key < ?"
 
-STATE_VERSION = 2
+STATE_VERSION = 3
 STATE_SCHEMA = (
     """CREATE TABLE IF NOT EXISTS drafts (
         key TEXT PRIMARY KEY NOT NULL, text TEXT NOT NULL, place TEXT NOT NULL, saved_at REAL NOT NULL
@@ -66,6 +66,8 @@ STATE_SCHEMA = (
         id INTEGER PRIMARY KEY, at REAL NOT NULL, damaged TEXT NOT NULL, drafts INTEGER NOT NULL,
         outbox INTEGER NOT NULL, complete INTEGER NOT NULL
     )""",
+    # Version 3: what the inbox watch announced (or found there when it first looked), so it is said once only.
+    "CREATE TABLE IF NOT EXISTS announced (key TEXT PRIMARY KEY NOT NULL, at REAL NOT NULL)",
 )
 UPSERT_DRAFT = (
     "INSERT INTO drafts (key, text, place, saved_at) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO UPDATE"

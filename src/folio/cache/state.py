@@ -1,4 +1,5 @@
-"""What the user made and must not lose: drafts, the offline outbox, and the session to restore.
+"""What the user made and must not lose: drafts, the offline outbox, and the session to restore; and what the
+inbox watch already announced (:meth:`LocalState.announced`), so a restart does not say it again.
 
 One SQLite file per account in the platform's state folder (``folio cache clear`` never touches it), written with
 ``synchronous=FULL``: losing typed text is worse than a slow write. Every write is committed before the method
@@ -16,7 +17,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, cast, get_args
 
@@ -26,6 +27,9 @@ from folio.cache._recover import open_damaged, readable_rows
 from folio.cache._schema import STATE_SCHEMA, STATE_VERSION, UPSERT_DRAFT
 from folio.cache.records import Draft, OutboxItem, OutboxState, StateInfo
 from folio.config.paths import paths
+
+_KEYS_PER_QUERY = 500
+"""Keys looked up per query (SQLite's limit of parameters is 999 on older builds)."""
 
 __all__ = ["Draft", "LocalState", "OutboxItem", "OutboxState", "StateInfo", "recover_state", "recovery_words"]
 
@@ -45,6 +49,7 @@ class LocalState(Store):
         self._memory_outbox: list[OutboxItem] | None = None  # set once the outbox had to leave the database
         self._memory_ids = 0  # items kept in memory get ids -1, -2, ...: never one the database handed out
         self._memory_session: tuple[dict[str, Any] | None] | None = None
+        self._memory_announced: set[str] = set()  # what could not be written: remembered until Folio quits
 
     @classmethod
     def open(
@@ -224,6 +229,59 @@ class LocalState(Store):
                     self._conn.execute("DELETE FROM session")
                 except sqlite3.Error:
                     self._memory_session = (None,)
+
+    # What the inbox watch announced
+
+    def announced(self, keys: Iterable[str]) -> set[str]:
+        """The keys among ``keys`` recorded by :meth:`mark_announced` (in this run or an earlier one)."""
+        wanted = list(dict.fromkeys(keys))
+        with self._lock:
+            found = {key for key in wanted if key in self._memory_announced}
+            if self._conn is None:
+                return found
+            for start in range(0, len(wanted), _KEYS_PER_QUERY):
+                chunk = wanted[start : start + _KEYS_PER_QUERY]
+                marks = ",".join("?" * len(chunk))
+                try:
+                    rows = self._conn.execute(f"SELECT key FROM announced WHERE key IN ({marks})", chunk).fetchall()
+                except sqlite3.Error as error:
+                    self._problem = f"What the inbox watch announced could not be read ({reason(error)})."
+                    return found
+                found.update(row[0] for row in rows)
+            return found
+
+    def mark_announced(self, keys: Iterable[str]) -> set[str]:
+        """Record ``keys`` as announced (committed before this returns; kept in memory when the database refuses);
+        the keys that were not recorded before: what this caller may announce (another process that recorded a
+        key first announces it)."""
+        wanted = [key for key in dict.fromkeys(keys) if key not in self._memory_announced]
+        if not wanted:
+            return set()
+        now = self._clock()
+        with self._lock:
+            if self._conn is not None:
+                try:
+                    self._conn.execute("BEGIN IMMEDIATE")  # (one commit for a first look's hundreds of keys)
+                    try:
+                        new = {
+                            key
+                            for key in wanted
+                            if self._conn.execute(
+                                "INSERT OR IGNORE INTO announced (key, at) VALUES (?, ?)", (key, now)
+                            ).rowcount
+                        }
+                        self._conn.execute("COMMIT")
+                    except BaseException:
+                        with contextlib.suppress(sqlite3.Error):
+                            self._conn.execute("ROLLBACK")
+                        raise
+                except sqlite3.Error as error:
+                    self._problem = f"What the inbox watch announced could not be kept ({reason(error)})."
+                else:
+                    return new
+            new = set(wanted) - self.announced(wanted)
+            self._memory_announced.update(new)
+            return new
 
     # The rest
 

@@ -44,6 +44,7 @@ __all__ = [
     "update_auto_focus",
     "vertical_scrollbar",
     "watch_workers",
+    "write_to_terminal",
 ]
 
 # -- bindings --------------------------------------------------------------------------------------------------
@@ -155,6 +156,20 @@ def input_suggestion(field: Input) -> str:
     """The completion ``field``'s suggester offers for its value now, "" when none (``Input._suggestion``, the
     reactive drawn after the cursor). Textual 8.2.8."""
     return field._suggestion
+
+
+# -- the terminal ----------------------------------------------------------------------------------------------
+
+
+def write_to_terminal(app: App[Any], text: str) -> bool:
+    """Write ``text`` (an escape sequence: a terminal notification) to the terminal through the app's driver
+    (``App._driver``, as Textual's own ``copy_to_clipboard`` does: in order with the frames, from their writer).
+    False when there is no terminal to write to (headless: tests)."""
+    driver = app._driver
+    if driver is None or app.is_headless:
+        return False
+    driver.write(text)
+    return True
 
 
 # -- workers ---------------------------------------------------------------------------------------------------

@@ -67,6 +67,8 @@ class FolioApp(Choosing):
     """Folio's TUI. Takes its services ready-made (``folio.cli`` wires them) and opens on the organizations.
 
     ``keymap`` (binding id -> keys, from the config's ``[keymap]``) remaps any binding that has an id.
+    ``inbox_watch``: the seconds between looks at the inbox while Folio is open (``folio.tui.app.watching``;
+    None, as in tests: no looks).
     ``start`` (for tests and jumps) builds the first screen instead of the organizations.
     """
 
@@ -148,6 +150,7 @@ class FolioApp(Choosing):
         accounts: Accounts | None = None,
         theme_name: str = "dark",
         link: str | None = None,
+        inbox_watch: float | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -165,6 +168,7 @@ class FolioApp(Choosing):
         self._offline_was = None
         self._saved_session = None
         self.refresh_settings = refresh or RefreshSettings(interval=0)
+        self.inbox_watch = inbox_watch
         self.services = services
         self.organization = organization
         self.start = start
@@ -200,6 +204,7 @@ class FolioApp(Choosing):
 
     def _open_first_screen(self) -> None:
         self.after_first_frame(partial(collector.start_drawn, self))  # (the collector, held for the start: on again)
+        self.after_first_frame(self.start_inbox_watch)  # (its first look waits for the first screen's list)
         if self.start is not None:
             self._first_screen.set()
             self.push_screen(self.start())

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 from textual.theme import Theme
 
 from folio.tui.app.keeping import Keeping
+from folio.tui.app.watching import Watching
 
 if TYPE_CHECKING:
     from folio.services import Services
@@ -51,7 +52,7 @@ class Accounts(Protocol):
     def remember_theme(self, theme: str) -> str | None: ...
 
 
-class Choosing(Keeping):
+class Choosing(Keeping, Watching):
     """``:profile`` and the theme (a part of :class:`FolioApp`)."""
 
     accounts: Accounts | None
@@ -131,6 +132,7 @@ class Choosing(Keeping):
         self.before_jump = []
         self.sub_title = services.where
         self.start_connectivity()
+        self.start_inbox_watch()  # (this profile's inbox; the other's watch is let go)
         await self._set_stack([OrganizationsScreen(services)])
         self.notify(f"Profile {name}: {services.where}.", timeout=3, markup=False)
         if old.local is not None:

@@ -57,6 +57,8 @@ class CommandLine(Navigation):
             return self._resolve_change_request(int(command.argument))
         if route.find == "organization":
             return self._resolve_in_organization(route, command.argument)
+        if route.find == "none":  # a screen of the account, not of one thing: :inbox
+            return lambda: self.jump(lambda: self.screen_for(route.kind, {}, trail=("Organizations",)))
         loaded = self.candidates(route.kind)
         asked = safe(command.argument, limit=60).plain
         if not loaded:
