@@ -1,9 +1,11 @@
 """Editing a text in the user's own editor: the terminal is handed to ``$EDITOR`` and back.
 
     text = edit_in_editor(app, before)
+    text = edit_in_editor(app, page_markdown, line=12)   # opened at line 12 where the editor takes a line
 
 A screen says the RuntimeError's words when the editor cannot run or fails (a change request's description, the
-agent's instructions).
+agent's instructions, a page's markdown). The line is given as ``+N`` to vi, vim, nvim, nano, emacs, micro and
+kak, as ``file:N`` to Helix (``hx``); any other editor opens the file at its start.
 """
 
 from __future__ import annotations
@@ -17,19 +19,43 @@ from typing import Any
 
 from textual.app import App
 
-__all__ = ["edit_in_editor"]
+__all__ = ["edit_in_editor", "editor_command", "open_at_line"]
+
+PLUS_LINE = frozenset({"vi", "vim", "nvim", "nano", "emacs", "emacsclient", "micro", "kak"})
+"""Editors that open a file at a line given as ``+N`` before the file."""
+COLON_LINE = frozenset({"hx", "helix"})
+"""Editors that open a file at a line given as ``file:N``."""
 
 
-def edit_in_editor(app: App[Any], text: str) -> str:
-    """Hand the terminal to ``$EDITOR`` (else ``$VISUAL``, else vi) on a temporary file holding ``text``; the
-    file's text when the editor quits. Raises RuntimeError (in words) when the editor cannot run or fails."""
-    command = shlex.split(os.environ.get("EDITOR") or os.environ.get("VISUAL") or "vi")
+def editor_command() -> list[str]:
+    """``$EDITOR`` (else ``$VISUAL``, else vi), split as a shell would."""
+    return shlex.split(os.environ.get("EDITOR") or os.environ.get("VISUAL") or "vi") or ["vi"]
+
+
+def open_at_line(command: list[str], path: str, line: int | None) -> list[str]:
+    """The command that opens ``path`` in ``command``'s editor, at ``line`` (1-based) where the editor is known to
+    take one; an unknown editor gets the file alone."""
+    name = Path(command[0]).name if command else ""
+    if line is None or line < 1:
+        return [*command, path]
+    if name in PLUS_LINE:
+        return [*command, f"+{line}", path]
+    if name in COLON_LINE:
+        return [*command, f"{path}:{line}"]
+    return [*command, path]
+
+
+def edit_in_editor(app: App[Any], text: str, *, line: int | None = None) -> str:
+    """Hand the terminal to ``$EDITOR`` (else ``$VISUAL``, else vi) on a temporary file holding ``text`` (at
+    ``line`` where the editor takes one); the file's text when the editor quits. Raises RuntimeError (in words)
+    when the editor cannot run or fails."""
+    command = editor_command()
     with tempfile.NamedTemporaryFile("w", suffix=".md", prefix="folio-", delete=False, encoding="utf-8") as handle:
         handle.write(text)
     try:
         try:
             with app.suspend():
-                status = subprocess.run([*command, handle.name], check=False).returncode
+                status = subprocess.run(open_at_line(command, handle.name, line), check=False).returncode
         except FileNotFoundError:
             raise RuntimeError(f"The editor {command[0]!r} was not found; set EDITOR.") from None
         except Exception as exc:  # SuspendNotSupported and kin: the terminal cannot be handed over here
