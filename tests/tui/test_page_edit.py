@@ -183,6 +183,26 @@ async def test_E_on_a_page_sends_the_edit_into_a_new_change_request(
         assert editor.runs and editor.runs[0][-1].endswith(".md")
 
 
+async def test_the_edit_can_go_into_one_of_your_open_change_requests(
+    services: Services, state: SandboxState, open_app: Opener, editor: Editor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sid = space_of(state)
+    mine = cr_of(state, "Reorganise troubleshooting")  # the test user's draft
+    revision = mine["revision"]
+    editor.plan([{"append": "Into my draft."}])
+    async with open_app(lambda: SpaceScreen(services, sid)) as (app, pilot):
+        headless(app, monkeypatch)
+        await pilot.press("j", "E")
+        modal = await dialog(pilot, PageSendModal)
+        await pilot.press("right")  # a new one → one of your open ones
+        await until(pilot, lambda: modal.mine is not None)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert mine["revision"] != revision
+        assert "Into my draft." in page_in(state, mine["revision"], "Installation")["markdown"]
+        assert any(n.startswith(f"Sent into change request #{mine['number']}") for n in notes(app))
+
+
 async def test_an_unchanged_file_sends_nothing(
     services: Services, state: SandboxState, open_app: Opener, editor: Editor, monkeypatch: pytest.MonkeyPatch
 ) -> None:

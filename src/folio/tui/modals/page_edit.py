@@ -71,6 +71,18 @@ def _cr_label(cr: ChangeRequest) -> Content:
     )
 
 
+class WhereChoice(RadioSet):
+    """The destinations: the arrows choose at once (no space or enter needed after them)."""
+
+    def action_next_button(self) -> None:
+        super().action_next_button()
+        self.action_toggle_button()
+
+    def action_previous_button(self) -> None:
+        super().action_previous_button()
+        self.action_toggle_button()
+
+
 class PageSendModal(ModalScreen[SendChoice | None]):
     """The diff of your edit and where it goes; dismissed with a :class:`SendChoice`, or None (esc)."""
 
@@ -83,8 +95,8 @@ class PageSendModal(ModalScreen[SendChoice | None]):
     PageSendModal DiffView { height: 1fr; min-height: 3; }
     PageSendModal .page-send--label { height: 1; margin-top: 1; }
     PageSendModal RadioSet { width: 100%; height: auto; layout: horizontal; border: none; padding: 0; }
-    PageSendModal RadioSet:focus { background: $boost; }
-    PageSendModal RadioButton { width: auto; margin-right: 2; }
+    PageSendModal RadioSet:focus { border: none; background: $boost; }
+    PageSendModal RadioSet > RadioButton { width: auto; margin-right: 2; }
     PageSendModal Input { height: 3; }
     PageSendModal OptionList { height: auto; max-height: 5; }
     PageSendModal .page-send--problem { height: auto; max-height: 3; color: $text-error; }
@@ -132,18 +144,18 @@ class PageSendModal(ModalScreen[SendChoice | None]):
             yield Static(title, classes="page-send--title")
             yield Static(Content(self.diff.summary), classes="page-send--summary")
             yield DiffView(id="page-send-diff")
-            yield Static(Content("Send it into:"), classes="page-send--label")
-            with RadioSet(id="page-send-where"):
+            yield Static(Content("Send it into a change request (← → choose):"), classes="page-send--label")
+            with WhereChoice(id="page-send-where"):
                 if page.change_request is not None:
-                    label = f"this change request (#{page.number})"
+                    label = f"this one (#{page.number})"
                     yield RadioButton(label, value=self.start == "here", disabled=not self.here, id="to-here")
-                yield RadioButton("a new change request", value=self.start == "new", id="to-new")
+                yield RadioButton("a new one", value=self.start == "new", id="to-new")
                 yield RadioButton("one of your open ones", value=self.start == "yours", id="to-yours")
             yield Input(self.subject, placeholder="The new change request's subject", id="page-send-subject")
             yield OptionList(id="page-send-yours")
             yield Static(classes="page-send--problem", id="page-send-problem")
             yield Static(
-                Content("ctrl+s sends · ctrl+e edits again · tab moves · esc closes (your edit stays a draft)"),
+                Content("ctrl+s send · ctrl+e edit again · tab move · esc close (kept as a draft)"),
                 classes="page-send--help",
             )
 
