@@ -474,3 +474,10 @@ async def test_s_in_a_thread_of_an_archived_change_request_suggests_in_a_new_one
         bodies = [r["body"] for r in comment["replies"]]
         assert any(b.startswith(f"Suggested in change request #{made['number']}: https://") for b in bodies), bodies
         assert "Reply posted: it links the change request." in notes(app)
+
+
+def test_the_dialogs_go_side_by_side_where_the_changes_tab_does() -> None:
+    from folio.tui.modals import page_edit
+    from folio.tui.widgets import change_overview
+
+    assert page_edit.SIDE_BY_SIDE_MIN == change_overview.SIDE_BY_SIDE_MIN

@@ -35,7 +35,6 @@ from folio.services.review.rebase import conflict_marks
 from folio.tui.actions import Explains
 from folio.tui.errors import error_message
 from folio.tui.safe import safe
-from folio.tui.widgets.change_overview import SIDE_BY_SIDE_MIN
 from folio.tui.widgets.diff_view import DiffView
 from folio.tui.widgets.markdown_view import sanitize_markdown
 
@@ -46,6 +45,8 @@ if TYPE_CHECKING:
 __all__ = ["Destination", "MovedOnModal", "PageSendModal", "SendChoice", "shown_diff"]
 
 Destination = Literal["here", "new", "yours"]
+SIDE_BY_SIDE_MIN = 120
+"""Columns the terminal needs for a side-by-side diff (the changes tab's measure; below it the diff is unified)."""
 
 
 @dataclass(frozen=True)
