@@ -481,3 +481,58 @@ def test_the_dialogs_go_side_by_side_where_the_changes_tab_does() -> None:
     from folio.tui.widgets import change_overview
 
     assert page_edit.SIDE_BY_SIDE_MIN == change_overview.SIDE_BY_SIDE_MIN
+
+
+async def test_s_in_a_thread_opens_the_page_at_the_comments_block_and_sends_into_its_change_request(
+    services: Services, state: SandboxState, open_app: Opener, editor: Editor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = cr_of(state, "Reorganise troubleshooting")  # a draft: the suggestion goes into it
+    comment = next(c for c in state.comments.values() if c["changeRequest"] == record["id"] and c["target"].get("node"))
+    page_id = comment["target"]["page"]["id"]
+    markdown = next(p for p, _, _ in walk(state.revisions[record["revision"]]["pages"]) if p["id"] == page_id)[
+        "markdown"
+    ]
+    blocks = await services.comments.page_blocks(record["space"], page_id, markdown, change_request=record["id"])
+    block = next(b for b in blocks or () if b.key == comment["target"]["node"]["id"])
+    assert block.first > 1 and markdown.splitlines()[block.first - 1].strip()
+    editor.plan([{"append": "Linked from the installation pages too."}])
+    async with open_app(
+        lambda: ThreadScreen(services, record["space"], comment["id"], change_request=record["id"])
+    ) as (app, pilot):
+        headless(app, monkeypatch)
+        await pilot.press("s")
+        modal = await dialog(pilot, PageSendModal)
+        assert modal.query_one("#to-here", RadioButton).value
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        stored = next(p for p, _, _ in walk(state.revisions[record["revision"]]["pages"]) if p["id"] == page_id)
+        assert "Linked from the installation pages too." in stored["markdown"]
+        assert comment["replies"][-1]["body"].startswith(f"Suggested in change request #{record['number']}: ")
+    assert editor.runs[0][0] == f"+{block.first}"  # the editor opened at the comment's block
+
+
+async def test_a_refused_send_is_said_in_the_dialog_and_the_draft_is_kept(
+    services: Services, state: SandboxState, open_app: Opener, editor: Editor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = cr_of(state, LINUX)
+    revision = record["revision"]
+    editor.plan([{"append": "Too late for this one."}])
+    async with open_app(cr_screen(services, state)) as (app, pilot):
+        headless(app, monkeypatch)
+        screen = app.screen
+        assert isinstance(screen, ChangeRequestScreen)
+        await to_linux_diff(pilot, screen)
+        await pilot.press("E")
+        first = await dialog(pilot, PageSendModal)
+        record["status"] = "merged"  # merged by someone while the dialog was open
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: app.screen is not first and isinstance(app.screen, PageSendModal))
+        again = app.screen
+        assert isinstance(again, PageSendModal)
+        problem = str(again.query_one("#page-send-problem").render())
+        assert problem.startswith("Not sent (your edit is kept):") and "is merged" in problem
+        await pilot.press("escape")
+        await settle(pilot)
+        kept = services.writing.draft(again.page)
+        assert kept is not None and kept.text.rstrip().endswith("Too late for this one.")
+    assert record["revision"] == revision

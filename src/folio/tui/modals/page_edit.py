@@ -137,6 +137,7 @@ class PageSendModal(ModalScreen[SendChoice | None]):
         self.start: Destination = start if start != "here" or self.here else "new"
         self.problem = problem
         self.mine: list[ChangeRequest] | None = None
+        self._lasting = False
 
     def compose(self) -> ComposeResult:
         page = self.page
@@ -166,9 +167,9 @@ class PageSendModal(ModalScreen[SendChoice | None]):
         view.show(self.diff, "Your text is the page's text: nothing would change.")
         self._show_where()
         if self.problem is not None:
-            self._say(self.problem)
+            self._say(self.problem, lasting=True)
         elif self.closed:
-            self._say(Content(self.closed), error=False)
+            self._say(Content(self.closed), error=False, lasting=True)
         self.query_one(RadioSet).focus()
 
     # -- where it goes ---------------------------------------------------------------------------------------
@@ -182,7 +183,8 @@ class PageSendModal(ModalScreen[SendChoice | None]):
     @on(RadioSet.Changed)
     def _where_changed(self) -> None:
         self._show_where()
-        self._say(None)
+        if not self._lasting:
+            self._say(None)  # what the last choice could not do: a new choice answers it
 
     def _show_where(self) -> None:
         where = self.where
@@ -215,9 +217,12 @@ class PageSendModal(ModalScreen[SendChoice | None]):
     @on(Input.Changed, "#page-send-subject")
     def _subject_changed(self, event: Input.Changed) -> None:
         problem = check_subject(event.value)
-        self._say(Content(problem) if problem else None)
+        if problem or not self._lasting:
+            self._say(Content(problem) if problem else None)
 
-    def _say(self, message: Content | None, *, error: bool = True) -> None:
+    def _say(self, message: Content | None, *, error: bool = True, lasting: bool = False) -> None:
+        """Show ``message`` under the choice (``lasting``: what the last send said, kept until the next one)."""
+        self._lasting = lasting and message is not None
         widget = self.query_one("#page-send-problem", Static)
         widget.update(message or Content(""))
         widget.set_class(not error, "-note")
