@@ -21,7 +21,6 @@ from folio.api import GitBookClient, RetryPolicy, Token
 from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
 from folio.sandbox.revisions import walk
 from folio.services import Services
-from folio.services.review.rebase import rebase
 from folio.tui.app import FolioApp
 from folio.tui.external_editor import open_at_line
 from folio.tui.modals.confirm import ConfirmModal
@@ -349,16 +348,6 @@ async def test_a_colleagues_revision_can_be_overwritten_on_purpose(
         stored = page_in(state, record["revision"], "Linux")["markdown"]
         assert "Mine wins." in stored and "# Their heading" not in stored
         assert any(n.startswith(f"Sent into change request #{record['number']}") for n in notes(app))
-
-
-def test_rebase_carries_my_changes_onto_theirs_and_marks_what_both_changed() -> None:
-    base = "# T\n\none\ntwo\nthree\n"
-    merged = rebase(base, "# T\n\none\nTWO\nthree\nfour\n", "# Title\n\none\ntwo\nthree\n")
-    assert (merged.text, merged.conflicts) == ("# Title\n\none\nTWO\nthree\nfour\n", 0)
-    clash = rebase(base, "# T\n\nuno\ntwo\nthree\n", "# T\n\nein\ntwo\nthree\n", theirs_label="main now")
-    assert clash.conflicts == 1
-    assert clash.text == "# T\n\n<<<<<<< yours\nuno\n=======\nein\n>>>>>>> theirs (main now)\ntwo\nthree\n"
-    assert rebase(base, base, base).text == base
 
 
 def test_the_editor_is_opened_at_a_line_where_it_takes_one() -> None:
