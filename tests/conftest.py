@@ -84,6 +84,8 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "folio-home"
     monkeypatch.setenv("FOLIO_HOME", str(home))
     monkeypatch.delenv("GITBOOK_TOKEN", raising=False)
+    monkeypatch.delenv("VISUAL", raising=False)  # tests name their editor in EDITOR; a developer's VISUAL would win
+    monkeypatch.delenv("FOLIO_EDITOR", raising=False)
     return home
 
 

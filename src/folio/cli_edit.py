@@ -58,7 +58,8 @@ def add_parser(commands: Any, common: Callable[..., None]) -> None:
     edit = commands.add_parser(
         "edit",
         help="edit a page's markdown in $EDITOR and send it into a change request",
-        description="Edit a page's markdown in $EDITOR (else $VISUAL, else vi) and send it into a change request: "
+        description="Edit a page's markdown in $FOLIO_EDITOR (else $VISUAL, else $EDITOR, else vi) and send it into "
+        "a change request: "
         "the one PAGE's address or --cr names, else a new one. The diff is shown and the send confirmed first. "
         "Exit 0 when sent (or nothing changed), 1 when refused, 2 on bad input.",
     )
@@ -330,7 +331,7 @@ class Edit:
 
     def _again(self) -> str:
         if self.kept_on_disk:
-            return "Send it with --yes (your edit is offered first; EDITOR=true sends it as it is)."
+            return "Send it with --yes (your edit is offered first; FOLIO_EDITOR=true sends it as it is)."
         return "Run the command again with --yes."
 
     def _kept(self) -> str:

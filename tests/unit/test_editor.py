@@ -1,4 +1,4 @@
-"""The user's editor (``folio.services.editor``): the command from $EDITOR, else $VISUAL, else vi, split as a shell
+"""The user's editor (``folio.services.editor``): the command from $VISUAL, else $EDITOR, else vi, split as a shell
 would; a text edited on a temporary file that is gone afterwards; an editor missing or failing said in words."""
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from folio.services.editor import EditorMissing, edit_text, editor_command
 @pytest.mark.parametrize(
     ("environ", "command"),
     [
-        ({"EDITOR": "nano", "VISUAL": "code --wait"}, ["nano"]),
+        ({"EDITOR": "nano", "VISUAL": "code --wait"}, ["code", "--wait"]),
+        ({"EDITOR": "nano", "VISUAL": " "}, ["nano"]),
+        ({"EDITOR": "nano", "VISUAL": "code --wait", "FOLIO_EDITOR": "true"}, ["true"]),
         ({"VISUAL": "code --wait"}, ["code", "--wait"]),
         ({"EDITOR": "  ", "VISUAL": "emacs -nw"}, ["emacs", "-nw"]),
         ({"EDITOR": "'/opt/my editor/bin/ed' -s"}, ["/opt/my editor/bin/ed", "-s"]),

@@ -1,6 +1,6 @@
 """The user's own editor: which command it is, and a text edited in it on a temporary file.
 
-    command = editor_command()                    # $EDITOR, else $VISUAL, else vi, split as a shell would
+    command = editor_command()      # $FOLIO_EDITOR, else $VISUAL, else $EDITOR, else vi, split as a shell would
     text = edit_text(before, name="getting-started")   # the terminal handed to it; the file's text when it quits
 
 ``folio edit`` runs it as it is; the TUI (``folio.tui.external_editor``) builds the same command and runs it while
@@ -17,10 +17,29 @@ import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-__all__ = ["FALLBACK", "EditorMissing", "edit_text", "editor_command"]
+__all__ = ["FALLBACK", "EditorMissing", "edit_text", "editor_command", "open_at_line"]
 
 FALLBACK = "vi"
-"""The editor when neither ``$EDITOR`` nor ``$VISUAL`` names one."""
+"""The editor when none of ``$FOLIO_EDITOR``, ``$VISUAL`` and ``$EDITOR`` names one."""
+
+
+PLUS_LINE = frozenset({"vi", "vim", "nvim", "nano", "emacs", "emacsclient", "micro", "kak"})
+"""Editors that open a file at a line given as ``+N`` before the file."""
+COLON_LINE = frozenset({"hx", "helix"})
+"""Editors that open a file at a line given as ``file:N``."""
+
+
+def open_at_line(command: list[str], path: str, line: int | None) -> list[str]:
+    """The command that opens ``path`` in ``command``'s editor, at ``line`` (1-based) where the editor is known to
+    take one; an unknown editor gets the file alone."""
+    name = Path(command[0]).name if command else ""
+    if line is None or line < 1:
+        return [*command, path]
+    if name in PLUS_LINE:
+        return [*command, f"+{line}", path]
+    if name in COLON_LINE:
+        return [*command, f"{path}:{line}"]
+    return [*command, path]
 
 
 class EditorMissing(RuntimeError):
@@ -28,10 +47,13 @@ class EditorMissing(RuntimeError):
 
 
 def editor_command(environ: Mapping[str, str] | None = None) -> list[str]:
-    """The editor's command as words: ``$EDITOR`` (else ``$VISUAL``, else vi), split as a shell would, so
+    """The editor's command as words: ``$FOLIO_EDITOR`` (for scripts: it wins over a shell's own), else
+    ``$VISUAL``, else ``$EDITOR``, else vi, split as a shell would, so
     ``EDITOR="code --wait"`` works. Raises RuntimeError when the variable cannot be split (an open quote)."""
     env = os.environ if environ is None else environ
-    name, value = next(((n, env[n]) for n in ("EDITOR", "VISUAL") if env.get(n, "").strip()), ("", FALLBACK))
+    name, value = next(
+        ((n, env[n]) for n in ("FOLIO_EDITOR", "VISUAL", "EDITOR") if env.get(n, "").strip()), ("", FALLBACK)
+    )
     try:
         words = shlex.split(value)
     except ValueError as exc:

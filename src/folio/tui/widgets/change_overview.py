@@ -3,7 +3,8 @@
 ChangeOverview   subject, status and people, reviewers and their verdicts, what it changes, the description
 ChangesPane      the changed pages (a ResourceBrowser) beside the diff of the one under the cursor (DiffView),
                  with the review keys: layout, wrap, next change, viewed marks, next unviewed, only changed pages,
-                 and c: a comment on the block under the diff's cursor (``diff_comment``)
+                 c: a comment on the block under the diff's cursor (``diff_comment``), E: the page in $EDITOR, and
+                 i: suggest a change at the diff's line (``folio.tui.page_edit``)
 """
 
 from __future__ import annotations
@@ -163,7 +164,9 @@ class ChangesPane(Horizontal, HoldsFocus, Explains):
     """The changed pages (left, a ResourceBrowser) and the diff of the one under the cursor (right, a DiffView).
 
     Its keys work while focus is inside it: s layout, w wrap, n/N and ]c/[c changes, v viewed, U and ]u
-    unviewed, f only changed pages, c comment on the block under the diff's cursor (j/k move it in the diff).
+    unviewed, f only changed pages, c comment on the block under the diff's cursor (j/k move it in the diff), E
+    edit the page in $EDITOR (at the diff's cursor), i suggest there (``s`` is the layout's: a closed change
+    request's suggestion goes into a new one).
     "Viewed" marks are read and written through ``marks`` (per change request id and revision); the count is
     posted as :class:`ChangesPane.Progress`. Opened while the pages load, it holds the focus (and the keys typed
     for the list) until they are in (:class:`~folio.tui.widgets.focus_hold.HoldsFocus`).
@@ -180,6 +183,20 @@ class ChangesPane(Horizontal, HoldsFocus, Explains):
         _binding("v", "toggle_viewed", "Viewed", "viewed", "Mark the page viewed (or not)", show=True),
         _binding("U", "unviewed(1)", "Unviewed", "next-unviewed", "The next page not viewed yet (also ]u)"),
         _binding("f", "toggle_filter", "Only changed", "only-changed", "Show only the changed pages, or all"),
+        _binding(
+            "E",
+            "edit_page",
+            "Edit page",
+            "edit-page",
+            "Edit the page in $EDITOR (at the diff's cursor) and send it into this change request",
+        ),
+        _binding(
+            "i",
+            "suggest",
+            "Suggest",
+            "suggest",
+            "Suggest a change at the diff's line in $EDITOR: into this change request, or a new one if it is closed",
+        ),
     ]
 
     prefer_side_by_side: ClassVar[bool] = True
@@ -355,12 +372,43 @@ class ChangesPane(Horizontal, HoldsFocus, Explains):
         self.fit(self.app.size.width)
 
     def why_not(self, action: str) -> str | None:
-        if action == "comment":
+        if action in ("comment", "edit_page", "suggest"):
             if self.change_set is None:
                 return "The changed pages are still loading."
-            if self.shown is None or self.change_set.find(self.shown) is None:
+            page = self.change_set.find(self.shown) if self.shown is not None else None
+            if page is None:
                 return "No page is shown: pick one in the list."
+            if action != "comment" and page.after is None:
+                return "This change request deletes the page: it has no text to edit."
+            if action != "comment" and not page.document:
+                return "This page has no text of its own (a group or a link)."
         return None
+
+    def action_edit_page(self) -> None:
+        if self.why_not("edit_page") is None:
+            self._edit(suggesting=False)
+
+    def action_suggest(self) -> None:
+        if self.why_not("suggest") is None:
+            self._edit(suggesting=True)
+
+    @work(exclusive=True, group="changes-edit", exit_on_error=False)
+    async def _edit(self, *, suggesting: bool) -> None:
+        """The page shown, in $EDITOR at the new line under the diff's cursor (``folio.tui.page_edit``)."""
+        from folio.tui.page_edit import edit_page, suggest  # the editor's dialogs load when first used
+
+        changes = self.change_set
+        page = changes.find(self.shown) if changes is not None and self.shown else None
+        if changes is None or page is None:
+            return
+        cr = getattr(self.screen, "cr", None) or changes.cr  # the screen's: its status as last loaded
+        line = self.diff_view.line_at_cursor() if self.diff_view.diff is not None else None
+        at = line.new if line is not None else None
+        if suggesting:
+            await suggest(self.screen, cr.space, page.id, cr, line=at)
+            return
+        closed = None if cr.is_active else f"#{cr.number} is {cr.status}: its pages cannot change."
+        await edit_page(self.screen, cr.space, page.id, change_request=cr.id, line=at, closed=closed)
 
     def action_comment(self) -> None:
         changes = self.change_set

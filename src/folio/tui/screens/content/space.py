@@ -5,7 +5,8 @@ edit mode, Git sync, language, open change requests and comments). Each list loa
 first time its tab is shown; ``r`` reloads the space and the tab in front, and a write to its comments or change
 requests (here or on a screen above) reloads the line's counts. ``ctrl+f`` searches the space; a search hit opens
 its page at its section. The space is changed from here: ``e`` edit, ``L`` lock or unlock, ``d`` duplicate, ``t``
-transfer, ``D`` delete (``folio.tui.screens.content.space_changes``)."""
+transfer, ``D`` delete (``folio.tui.screens.content.space_changes``); ``E`` edits the page in ``$EDITOR`` into a
+change request (``folio.tui.page_edit``)."""
 
 from __future__ import annotations
 
@@ -90,6 +91,8 @@ class SpaceScreen(FolioScreen, SpaceChanges):
                 tooltip="Search this space's pages (the hit opens at its section)"),
         Binding("l", "page_links", "Page links", show=False, id="space.page-links",
                 tooltip="The links of the page under the cursor, broken ones marked"),
+        Binding("E", "edit_page", "Edit page", id="space.edit-page",
+                tooltip="Edit the page's markdown in $EDITOR and send it into a change request"),
         Binding("e", "edit_space", "Edit", id="space.edit",
                 tooltip="Edit the title, emoji, default role, language and merge rules"),
         Binding("L", "lock_space", "Lock", id="space.lock", tooltip="Lock every edit, or unlock (live editing)"),
@@ -360,12 +363,51 @@ class SpaceScreen(FolioScreen, SpaceChanges):
         tab = tabs.first(TabbedContent).active if tabs else ""
         if action in ("show_page", "page_links"):
             return tab == "tab-pages"
+        if action == "edit_page":
+            return tab == "tab-pages" and (None if self.why_not(action) else True)
         if action in SPACE_ACTIONS:
             return None if self.why_not(action) else True
         return True
 
     def why_not(self, action: str) -> str | None:
+        if action == "edit_page":
+            return self._edit_why_not()
         return space_why_not(self.space, action)
+
+    # -- a page in $EDITOR (E) ----------------------------------------------------------------------------------
+
+    def _page_to_edit(self) -> PageEntry | None:
+        """The page shown when the focus is on it, else the page under the tree's cursor."""
+        view = self.page_view
+        focused = self.focused
+        if focused is not None and (focused is view or view in focused.ancestors) and view.page_id is not None:
+            shown = next((e for e in self.pages if e.page.id == view.page_id), None)
+            if shown is not None:
+                return shown
+        return self.page_tree.entry
+
+    def _edit_why_not(self) -> str | None:
+        if self.space is not None and self.space.deleted:
+            return "The space is deleted: restore it (:trash, u) to edit its pages."
+        entry = self._page_to_edit()
+        if entry is None:
+            return "The pages are still loading." if not self.pages else "No page is under the cursor."
+        if entry.kind == "link":
+            return "This page is a link to elsewhere: it has no text to edit."
+        if entry.kind == "group":
+            return "A group has no text of its own: edit one of its pages."
+        return None
+
+    def action_edit_page(self) -> None:
+        entry = self._page_to_edit()
+        if entry is not None and self._edit_why_not() is None:
+            self._edit_page(entry.page.id)
+
+    @work(exclusive=True, group="space-page-edit", exit_on_error=False)
+    async def _edit_page(self, page_id: str) -> None:
+        from folio.tui.page_edit import edit_page  # the editor's dialogs load when first used
+
+        await edit_page(self, self.space_id, page_id)
 
     def action_page_links(self) -> None:
         entry = self.page_tree.entry

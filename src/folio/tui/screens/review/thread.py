@@ -2,7 +2,9 @@
 
 j/k (or tab) move between the posts (the arrows scroll); the keys act on the one selected: ``c`` reply,
 ``e`` edit and ``d`` delete (your own posts only), ``+`` react, ``_`` take your reaction back, ``x`` resolve
-the thread (on a resolved one: reopen it; the footer says which).
+the thread (on a resolved one: reopen it; the footer says which). ``s`` suggests a change: the comment's page
+opens in ``$EDITOR`` at its block, the edit goes into the change request (a new one when it is merged or
+archived, or for a comment on the space), and a reply links it (``folio.tui.page_edit``).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ if TYPE_CHECKING:
 
     from folio.models.common import User
     from folio.services import Services
+    from folio.services.review.writing import EditedPage
 
 __all__ = ["Post", "ThreadScreen"]
 
@@ -134,6 +137,13 @@ class ThreadScreen(FolioScreen):
         Binding("x", "resolve", "Resolve", id="thread.resolve", tooltip="Resolve the thread"),
         Binding("x", "reopen", "Reopen", id="thread.reopen", tooltip="Reopen the resolved thread"),
         Binding("space", "sweep", "Sweep on", id="thread.sweep", tooltip="The review sweep's next step"),
+        Binding(
+            "s",
+            "suggest",
+            "Suggest",
+            id="thread.suggest",
+            tooltip="Edit the comment's page in $EDITOR at its block; a reply links the change request it goes into",
+        ),
     ]
 
     def __init__(
@@ -277,7 +287,17 @@ class ThreadScreen(FolioScreen):
             return post is not None and bool(my_reactions(post.item, post.me))
         if action == "sweep":
             return sweep_below(self, self.comment_id) is not None  # not opened by a sweep: space is not taken
+        if action == "suggest":
+            return None if self.why_not(action) else True
         return True
+
+    def why_not(self, action: str) -> str | None:
+        if action == "suggest":
+            if self.thread is None:
+                return "The thread is still loading."
+            if self.thread.comment.page_id is None:
+                return "This comment is on no page: there is no text to open."
+        return None
 
     def action_refresh(self) -> None:
         self.load()
@@ -429,6 +449,43 @@ class ThreadScreen(FolioScreen):
             self._done(reacted.message, post.item.id)
             return
         self._done(f"Reaction {emoji} {'removed' if remove else 'added'}", post.item.id)
+
+    def action_suggest(self) -> None:
+        if self.why_not("suggest") is None:
+            self._suggest()
+
+    @work(exclusive=True, group="thread-suggest", exit_on_error=False)
+    async def _suggest(self) -> None:
+        """The comment's page in $EDITOR at its block (``locate_blocks`` places it on the markdown's lines)."""
+        from folio.tui.page_edit import suggest  # the editor's dialogs load when first used
+
+        thread = self.thread
+        page_id = thread.comment.page_id if thread is not None else None
+        if thread is None or page_id is None:
+            return
+        ref = self.change_request or thread.comment.change_request
+        try:
+            cr = await self.services.review.change_request(self.space_id, ref) if ref else None
+        except ServiceError as exc:
+            notify_error(self, exc, doing="Could not read the change request")
+            return
+        node = thread.comment.target.node.id if thread.comment.target.node else None
+
+        async def line(page: EditedPage) -> int | None:
+            if node is None:
+                return None
+            try:
+                blocks = await self.services.comments.page_blocks(
+                    self.space_id, page.page_id, page.markdown, change_request=page.change_request
+                )
+            except ServiceError:
+                return None  # the page opens at its top
+            return next((b.first for b in blocks or () if b.key == node), None)
+
+        sent = await suggest(self, self.space_id, page_id, cr, line=line, reply_to=self.comment_id)
+        if sent is not None:
+            self.changed = True
+            self.load()
 
     def action_resolve(self) -> None:
         if self.thread is not None and not self.thread.comment.resolved:
