@@ -12,7 +12,6 @@ from typing import Any
 import httpx
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
 
 from folio.api import GitBookClient, RetryPolicy, Token
 from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
@@ -102,7 +101,11 @@ async def ask(pilot: Pilot[None], *keys: str) -> None:
 
 
 def pages_of(app: FolioApp) -> CrPages:
-    return app.screen.query_one(CrPages) if isinstance(app.screen, ChangeRequestScreen) else app.screen_stack[-2].query_one(CrPages)
+    return (
+        app.screen.query_one(CrPages)
+        if isinstance(app.screen, ChangeRequestScreen)
+        else app.screen_stack[-2].query_one(CrPages)
+    )
 
 
 def rows(app: FolioApp) -> list[tuple[str, int, str]]:
@@ -130,23 +133,27 @@ async def test_a_batch_of_every_edit_is_planned_shown_and_sent_as_one_revision(
     first = cr["revision"]
     before = tree(state, first)
     by_title = {p["title"]: pid for pid, p in before.items()}
-    image = tmp_path / "diagram.png"
+    image = tmp_path / "d.png"
     image.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 64)
     async with open_cr() as (app, pilot):
         pages = pages_of(app)
-        assert pages.has_focus_within and rows(app)[:3] == [("Welcome", 0, ""), ("Installation", 0, ""), ("Linux", 1, "")]
+        assert pages.has_focus_within and rows(app)[:3] == [
+            ("Welcome", 0, ""),
+            ("Installation", 0, ""),
+            ("Linux", 1, ""),
+        ]
 
         await to_row(app, pilot, "Installation")  # n: a new page, under the page under the cursor (the default)
         await ask(pilot, "n")
-        await press(pilot, *"Upgrading", "ctrl+s")
-        assert ("Upgrading", 1, "new") in rows(app)
+        await press(pilot, *"FAQ", "ctrl+s")
+        assert ("FAQ", 1, "new") in rows(app)
 
         await to_row(app, pilot, "Welcome")  # e: the title and the slug, apart; the slug warns the URL changes
         await ask(pilot, "e")
-        await ask(pilot, "home", "ctrl+k", *"Start here", "tab", "home", "ctrl+k", *"start-here")
+        await ask(pilot, "home", "ctrl+k", *"Hi", "tab", "home", "ctrl+k", *"hi")
         assert "URL" in str(app.screen.query_one("#rename-url").render())
         await press(pilot, "ctrl+s")
-        assert ("Start here", 0, "renamed") in rows(app)
+        assert ("Hi", 0, "renamed") in rows(app)
 
         await to_row(app, pilot, "Your first robot")  # space picks up, up moves it into Installation, enter drops
         await press(pilot, "space", "up")
@@ -156,10 +163,10 @@ async def test_a_batch_of_every_edit_is_planned_shown_and_sent_as_one_revision(
         await press(pilot, "enter")
         assert ("Your first robot", 1, "moved") in rows(app)
 
-        await to_row(app, pilot, "Troubleshooting")  # D: type the title
+        await to_row(app, pilot, "Windows")  # D: type the title
         await ask(pilot, "D")
-        await press(pilot, *"Troubleshooting", "enter")
-        assert ("Troubleshooting", 0, "deleted") in rows(app)
+        await press(pilot, *"Windows", "enter")
+        assert ("Windows", 1, "deleted") in rows(app)
 
         await to_row(app, pilot, "Linux")  # v: asks, y
         await ask(pilot, "v")
@@ -168,14 +175,14 @@ async def test_a_batch_of_every_edit_is_planned_shown_and_sent_as_one_revision(
 
         await ask(pilot, "f")  # f: a local path; the link is shown and copied
         await press(pilot, *image.name, "ctrl+s")
-        assert "![diagram.png](./diagram.png)" in str(pages.query_one("#cr-pages-note").render())
-        assert app.clipboard == "![diagram.png](./diagram.png)"
+        assert "![d.png](./d.png)" in str(pages.query_one("#cr-pages-note").render())
+        assert app.clipboard == "![d.png](./d.png)"
 
         await ask(pilot, "P")  # the plan: six numbered lines
         modal = app.screen
         assert isinstance(modal, CrPlanModal)
         lines = [str(r.cells[1]) for r in modal.query_one("ResourceBrowser").list.rows]  # type: ignore[attr-defined]
-        assert len(lines) == 6 and lines[0] == "New page “Upgrading” under “Installation”"
+        assert len(lines) == 6 and lines[0] == "New page “FAQ” under “Installation”"
         await press(pilot, "escape")
         assert transport.content_posts == []  # nothing sent yet: every edit is in the plan
 
@@ -184,25 +191,161 @@ async def test_a_batch_of_every_edit_is_planned_shown_and_sent_as_one_revision(
         await press(pilot, "y")
         await settle(pilot)
         assert "Sent into change request #" in str(pages.query_one("#cr-pages-note").render())
-        assert rows(app)[0] == ("Start here", 0, "")  # read again: what the service holds, nothing planned
+        assert rows(app)[0] == ("Hi", 0, "")  # read again: what the service holds, nothing planned
 
     assert len(transport.content_posts) == 1
     now = state.change_requests[cr["id"]]
     after = tree(state, now["revision"])
     assert now["revision"] != first
     welcome = after[by_title["Welcome"]]
-    assert (welcome["title"], welcome["slug"]) == ("Start here", "start-here")
+    assert (welcome["title"], welcome["slug"]) == ("Hi", "hi")
     installation = after[by_title["Installation"]]
-    kids = [p["title"] for p in installation["pages"]]
-    assert kids[-2:] == ["Upgrading", "Your first robot"]
-    assert by_title["Troubleshooting"] not in after
+    assert [p["title"] for p in installation["pages"]] == ["Linux", "macOS", "FAQ", "Your first robot"]
+    assert by_title["Windows"] not in after
     main = tree(state, state.spaces[cr["space"]]["revision"])
     assert after[by_title["Linux"]]["markdown"] == main[by_title["Linux"]]["markdown"]
     files = await counted.client.content.files(cr["space"], change_request=cr["id"], limit=100).collect()
-    assert "diagram.png" in [f.name for f in files]
+    assert "d.png" in [f.name for f in files]
 
 
-async def test_smoke(open_cr: Any) -> None:
+def note(app: FolioApp) -> str:
+    return str(pages_of(app).query_one("#cr-pages-note").render())
+
+
+async def test_a_colleagues_revision_is_met_before_sending_and_the_plan_is_re_applied(
+    open_cr: Any, state: SandboxState, cr: dict[str, Any], transport: Counting, counted: Services
+) -> None:
     async with open_cr() as (app, pilot):
-        print(rows(app))
-        print(pages_of(app).query_one("#cr-pages-summary").render())
+        await ask(pilot, "n")  # under Welcome (the page under the cursor), or at the top level: chosen here
+        await ask(pilot, *"Mine", "tab", "down", "enter")
+        assert app.screen.values()["where"] == "top"  # type: ignore[attr-defined]
+        await press(pilot, "ctrl+s")
+        await to_row(app, pilot, "Troubleshooting")
+        await ask(pilot, "e")
+        await ask(pilot, "home", "ctrl+k", *"Help")
+        await press(pilot, "ctrl+s")
+        assert len(pages_of(app).plan.steps) == 2  # type: ignore[union-attr]
+
+        colleague = await counted.writing.plan(cr["space"], cr["id"])  # meanwhile, someone sends their own
+        colleague.add_page("Theirs")
+        colleague.delete(next(e.page.id for e in colleague.pages if e.page.title == "Troubleshooting"))
+        await counted.writing.send_plan(colleague)
+
+        await ask(pilot, "ctrl+s")
+        await ask(pilot, "y")
+        await settle_until(pilot, lambda: isinstance(app.screen, MovedOnModal))
+        assert "newer revision" in str(app.screen.query_one(".moved--body").render())
+        assert len(transport.content_posts) == 1  # theirs only: nothing of mine was sent
+        await press(pilot, "r")  # read again: the plan re-applied; the rename of a deleted page no longer applies
+        said = note(app)
+        assert "1 step of your plan still apply" in said and "Rename “Troubleshooting”" in said
+        titles = [t for t, _, _ in rows(app)]
+        assert "Theirs" in titles and "Troubleshooting" not in titles and ("Mine", 0, "new") in rows(app)
+
+        await ask(pilot, "ctrl+s")
+        await press(pilot, "y")
+    assert len(transport.content_posts) == 2
+    titles = {p["title"] for p in tree(state, state.change_requests[cr["id"]]["revision"]).values()}
+    assert {"Mine", "Theirs"} <= titles and "Help" not in titles
+
+
+async def test_sending_anyway_after_a_colleagues_revision(
+    open_cr: Any, state: SandboxState, cr: dict[str, Any], transport: Counting, counted: Services
+) -> None:
+    async with open_cr() as (app, pilot):
+        await ask(pilot, "n")
+        await press(pilot, *"Mine", "ctrl+s")
+        colleague = await counted.writing.plan(cr["space"], cr["id"])
+        colleague.add_page("Theirs")
+        await counted.writing.send_plan(colleague)
+        await ask(pilot, "ctrl+s")
+        await ask(pilot, "y")
+        await settle_until(pilot, lambda: isinstance(app.screen, MovedOnModal))
+        await press(pilot, "escape")  # neither: the plan is kept
+        assert "the plan is kept" in note(app) and len(pages_of(app).plan.steps) == 1  # type: ignore[union-attr]
+        await ask(pilot, "ctrl+s")
+        await ask(pilot, "y")
+        await settle_until(pilot, lambda: isinstance(app.screen, MovedOnModal))
+        await press(pilot, "f")
+        assert "Sent into change request" in note(app)
+    titles = {p["title"] for p in tree(state, state.change_requests[cr["id"]]["revision"]).values()}
+    assert {"Mine", "Theirs"} <= titles and len(transport.content_posts) == 2
+
+
+async def test_a_lost_answer_is_found_not_sent_again(
+    open_cr: Any, state: SandboxState, cr: dict[str, Any], transport: Counting, faults: Faults
+) -> None:
+    async with open_cr() as (app, pilot):
+        await ask(pilot, "n")
+        await press(pilot, *"Found", "ctrl+s")
+        await ask(pilot, "ctrl+s")
+        faults.drop_after_write = 1.0
+        await press(pilot, "y")
+        faults.drop_after_write = 0.0
+        assert "the answer was lost; read again, it was done" in note(app)
+        assert ("Found", 1, "") in rows(app)  # read again: the page is there, nothing left planned
+        assert not pages_of(app).plan.steps  # type: ignore[union-attr]
+    assert len(transport.content_posts) == 1
+    titles = [p["title"] for p in tree(state, state.change_requests[cr["id"]]["revision"]).values()]
+    assert titles.count("Found") == 1
+
+
+async def test_a_failed_send_keeps_the_plan(
+    open_cr: Any, state: SandboxState, cr: dict[str, Any], transport: Counting, faults: Faults
+) -> None:
+    async with open_cr() as (app, pilot):
+        await ask(pilot, "n")
+        await press(pilot, *"Kept", "ctrl+s")
+        await ask(pilot, "ctrl+s")
+        faults.error_rate = 1.0
+        await press(pilot, "y")
+        faults.error_rate = 0.0
+        assert note(app).startswith("Not sent") and "The plan is kept" in note(app)
+        assert ("Kept", 1, "new") in rows(app)
+
+
+async def test_esc_asks_before_a_plan_is_dropped(open_cr: Any) -> None:
+    async with open_cr() as (app, pilot):
+        await ask(pilot, "n")
+        await press(pilot, *"Draft", "ctrl+s")
+        await ask(pilot, "escape")
+        await press(pilot, "n")  # no: kept
+        assert isinstance(app.screen, ChangeRequestScreen) and "Kept: the 1 planned change" in note(app)
+        assert ("Draft", 1, "new") in rows(app)
+        await ask(pilot, "escape")
+        await press(pilot, "y")  # yes: dropped
+        assert not pages_of(app).plan.steps  # type: ignore[union-attr]
+        assert [t for t, _, m in rows(app) if m] == []
+
+
+async def test_keys_that_cannot_act_say_why(open_cr: Any, counted: Services, state: SandboxState) -> None:
+    async with open_cr() as (app, pilot):
+        await press(pilot, "P")  # nothing planned: said, and the screen's P (hold comments) is not taken
+        assert "Nothing is planned yet" in note(app)
+        assert not counted.pending_review.get(pages_of(app).space_id, pages_of(app).cr.id).holding  # type: ignore[union-attr]
+        await press(pilot, "ctrl+s")
+        assert "Nothing is planned: there is nothing to send." in note(app)
+        await to_row(app, pilot, "↗ Status page")
+        await press(pilot, "E")
+        assert "a link to elsewhere" in note(app)
+        await ask(pilot, "e")  # a link page: its title only (it has no slug)
+        assert "no slug" in str(app.screen.query_one("#rename-url").render())
+        assert not app.screen.query("#field-slug")
+        await press(pilot, "escape")
+        await ask(pilot, "n")  # under a link: not offered, only the top level
+        assert [b.name for b in app.screen.query("RadioButton")] == ["top"]
+        await press(pilot, "escape")
+        await to_row(app, pilot, "Welcome")
+        await press(pilot, "space", "escape")  # picked up, put back
+        assert "back where it was" in note(app) and not pages_of(app).plan.steps  # type: ignore[union-attr]
+        pages_of(app).follow(pages_of(app).cr.model_copy(update={"status": "merged"}))  # type: ignore[union-attr]
+        await press(pilot, "n")
+        assert note(app) == "It is merged: its pages cannot change."
+
+
+async def settle_until(pilot: Pilot[None], done: Callable[[], bool]) -> None:
+    for _ in range(100):
+        if done():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("never happened")

@@ -104,8 +104,10 @@ class RenamePageModal(FormModal["Step"]):
         warning = self.query_one("#rename-url", Static)
         if slug != self.old_slug:
             warning.update(
-                Content(f"The slug changes: the page's URL ends in /{slug} instead of /{self.old_slug}; links to the "
-                        "old URL break.")
+                Content(
+                    f"The slug changes: the page's URL ends in /{slug} instead of /{self.old_slug}; links to the "
+                    "old URL break."
+                )
             )
         else:
             warning.update(Content(""))
@@ -217,8 +219,10 @@ class CrPlanModal(ModalScreen["str | None"]):
 
     def _draw(self, keep: int | None = None) -> None:
         lines = self.plan.lines()
-        rows = [Row(f"step-{n}", [f"{n + 1}.", safe(line.split(". ", 1)[-1], limit=400).plain]) for n, line in
-                enumerate(lines)]
+        rows = [
+            Row(f"step-{n}", [f"{n + 1}.", safe(line.split(". ", 1)[-1], limit=400).plain])
+            for n, line in enumerate(lines)
+        ]
         browser = self.query_one(ResourceBrowser)
         browser.set_rows(rows, staged=False)
         if keep is not None and rows:

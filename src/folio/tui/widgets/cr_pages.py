@@ -37,7 +37,6 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
-from folio.api.resources.change_requests import CONTENT_CHANGES_MAX
 from folio.models.content_changes import DeletePage, InsertFiles, InsertPage, RevertPage, UpdatePage
 from folio.services.errors import Invalid, ServiceError
 from folio.services.format import count
@@ -222,9 +221,9 @@ def replay(old: EditPlan, new: EditPlan) -> list[str]:
             elif isinstance(change, RevertPage):
                 new.revert(change.page)
             elif isinstance(change, InsertFiles):
-                if len(new.steps) >= CONTENT_CHANGES_MAX:
-                    raise Invalid(f"A batch holds at most {CONTENT_CHANGES_MAX} changes.")
-                new.steps.append(step)  # the file as read then: nothing in the tree to check it against
+                # The file as read then (nothing in the tree to check it against). Within the 50 changes a batch
+                # holds: the plan read again has at most the steps of the old one.
+                new.steps.append(step)
         except Invalid as exc:
             lost.append(f"{step.words}: {exc}")
     return lost
@@ -235,7 +234,7 @@ def replay(old: EditPlan, new: EditPlan) -> list[str]:
 COLUMNS = (
     Column("title", "Page", title=True),
     Column("slug", "Slug", 18),
-    Column("plan", "Planned", 16),
+    Column("plan", "Planned", 16, style="bold yellow"),
 )
 
 
@@ -419,8 +418,7 @@ class CrPages(Vertical, HoldsFocus):
         if key == held:
             marks.insert(0, "moving")
         style = "bold" if key == held else "strike" if key in tree.gone else ""
-        plan = Content(", ".join(marks), "bold yellow" if marks else "")
-        return Row(key, [title, slug, plan], indent=depth, style=style, data=node)
+        return Row(key, [title, slug, ", ".join(marks)], indent=depth, style=style, data=node)
 
     def _summarise(self) -> None:
         plan, tree, cr = self.plan, self.shape, self.cr
@@ -734,11 +732,7 @@ class CrPages(Vertical, HoldsFocus):
             return
         step, link = added
         self.redraw()
-        self.note(
-            Content.assemble(
-                f"Planned: {step.words}. Paste this into a page's text (copied): ", (link, "bold")
-            )
-        )
+        self.note(Content.assemble(f"Planned: {step.words}. Paste this into a page's text (copied): ", (link, "bold")))
         copy(self.app, link, what="the markdown link")
 
     def action_edit_page(self) -> None:
@@ -836,4 +830,3 @@ class CrPages(Vertical, HoldsFocus):
         await self.read_again()
         self.note(sent.words())
         self.post_message(self.Sent(self, sent))
-
