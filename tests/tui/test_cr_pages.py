@@ -349,3 +349,40 @@ async def settle_until(pilot: Pilot[None], done: Callable[[], bool]) -> None:
             return
         await pilot.pause(0.01)
     raise AssertionError("never happened")
+
+
+async def test_esc_on_another_tab_with_a_plan_asks_on_the_pages_tab(open_cr: Any) -> None:
+    async with open_cr() as (app, pilot):
+        await ask(pilot, "n")
+        await press(pilot, *"Draft", "ctrl+s")
+        await press(pilot, "1")
+        await ask(pilot, "escape")
+        assert type(app.screen).__name__ == "ConfirmModal"
+        await press(pilot, "n")
+        screen = app.screen
+        assert isinstance(screen, ChangeRequestScreen) and screen.tabs.active == "pages" and pages_of(app).planned == 1
+
+
+async def test_moves_land_where_the_tree_showed_them(
+    open_cr: Any, state: SandboxState, cr: dict[str, Any], transport: Counting
+) -> None:
+    """Out (<), into (>) and the grab, after a deletion beside them: the service's tree after sending is the tree
+    shown before (a deleted page is not counted in a move's position: the service no longer has it)."""
+    async with open_cr() as (app, pilot):
+        await to_row(app, pilot, "Windows")
+        await ask(pilot, "D")
+        await press(pilot, *"Windows", "enter")
+        await to_row(app, pilot, "Your first robot")
+        await press(pilot, "greater_than_sign")  # into the page above it, at once
+        assert ("Your first robot", 1, "moved") in rows(app)
+        await to_row(app, pilot, "Linux")
+        await press(pilot, "less_than_sign")  # out of its parent, after it
+        assert [t for t, d, _ in rows(app) if d == 0][:3] == ["Welcome", "Installation", "Linux"]
+        await to_row(app, pilot, "Welcome")
+        await press(pilot, "space", "down", "down", "space")  # into macOS
+        shown = [(t, d) for t, d, m in rows(app) if "deleted" not in m]
+        assert ("Welcome", 2) in shown
+        await ask(pilot, "ctrl+s")
+        await press(pilot, "y")
+        assert [(t, d) for t, d, _ in rows(app)] == shown
+    assert len(transport.content_posts) == 1

@@ -348,6 +348,20 @@ class CrPages(Vertical, HoldsFocus):
     def held_list(self) -> ResourceList:
         return self.browser.list
 
+    @property
+    def planned(self) -> int:
+        """How many changes are planned and not sent."""
+        return len(self.plan.steps) if self.plan is not None else 0
+
+    def on_unmount(self) -> None:
+        if self.planned:  # the last resort: the screen went without asking (esc asks first)
+            self.app.notify(
+                f"{count(self.planned, 'planned page change')} of change request #{self.cr.number if self.cr else '?'} "
+                "were dropped, never sent.",
+                severity="warning",
+                markup=False,
+            )
+
     # -- reading ---------------------------------------------------------------------------------------------
 
     def follow(self, cr: ChangeRequest) -> None:

@@ -390,6 +390,13 @@ class ChangeRequestScreen(FolioScreen):
         if not shown:
             self.notify(f"“{event.title}” is not in the list shown: esc clears its filter.", markup=False)
 
+    def action_back(self) -> None:
+        if self.pages.planned:  # page edits planned and never sent: the pages tab asks before they are dropped
+            self.action_tab("pages")
+            self.pages.action_leave()
+            return
+        super().action_back()
+
     @on(CrPages.Sent)
     def _pages_sent(self, event: CrPages.Sent) -> None:
         self.load()  # a new revision: the overview and the changes tab read it
