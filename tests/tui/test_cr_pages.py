@@ -17,10 +17,12 @@ from folio.api import GitBookClient, RetryPolicy, Token
 from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
 from folio.sandbox.revisions import walk
 from folio.services import Services
+from folio.services.review.writing import MAX_FILE_BYTES
 from folio.tui.app import FolioApp
-from folio.tui.modals.cr_pages import CrPlanModal, MovedOnModal
+from folio.tui.modals.cr_pages import AddFileModal, CrPlanModal, MovedOnModal
 from folio.tui.screens.review.change_request import ChangeRequestScreen
 from folio.tui.widgets.cr_pages import CrPages
+from folio.tui.widgets.resource_browser import ResourceBrowser
 from tests.conftest import SANDBOX_URL, TOKEN
 from tests.tui.conftest import settle
 
@@ -181,7 +183,7 @@ async def test_a_batch_of_every_edit_is_planned_shown_and_sent_as_one_revision(
         await ask(pilot, "P")  # the plan: six numbered lines
         modal = app.screen
         assert isinstance(modal, CrPlanModal)
-        lines = [str(r.cells[1]) for r in modal.query_one("ResourceBrowser").list.rows]  # type: ignore[attr-defined]
+        lines = [str(r.cells[1]) for r in modal.query_one(ResourceBrowser).list.rows]
         assert len(lines) == 6 and lines[0] == "New page “FAQ” under “Installation”"
         await press(pilot, "escape")
         assert transport.content_posts == []  # nothing sent yet: every edit is in the plan
@@ -238,7 +240,7 @@ async def test_a_colleagues_revision_is_met_before_sending_and_the_plan_is_re_ap
         assert len(transport.content_posts) == 1  # theirs only: nothing of mine was sent
         await press(pilot, "r")  # read again: the plan re-applied; the rename of a deleted page no longer applies
         said = note(app)
-        assert "1 step of your plan still apply" in said and "Rename “Troubleshooting”" in said
+        assert "1 step of your plan still applies" in said and "Rename “Troubleshooting”" in said
         titles = [t for t, _, _ in rows(app)]
         assert "Theirs" in titles and "Troubleshooting" not in titles and ("Mine", 0, "new") in rows(app)
 
@@ -386,3 +388,32 @@ async def test_moves_land_where_the_tree_showed_them(
         await press(pilot, "y")
         assert [(t, d) for t, d, _ in rows(app)] == shown
     assert len(transport.content_posts) == 1
+
+
+async def test_a_file_too_large_is_refused_before_and_a_step_is_dropped_from_the_plan(
+    open_cr: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "big.bin").write_bytes(b"\0" * (MAX_FILE_BYTES + 1))
+    async with open_cr() as (app, pilot):
+        await ask(pilot, "f")
+        await ask(pilot, *"big.bin", "ctrl+s")
+        form = app.screen
+        assert isinstance(form, AddFileModal) and "at most 1,048,576 (1 MiB)" in form.problem_text
+        await press(pilot, "escape")
+        assert not pages_of(app).planned and "Nothing was planned." in note(app)
+
+        await ask(pilot, "n")
+        await press(pilot, *"One", "ctrl+s")
+        await ask(pilot, "n")
+        await press(pilot, *"Two", "ctrl+s")
+        await ask(pilot, "P")
+        await ask(pilot, "x")  # the first step (the cursor's) is dropped; the plan shows the other
+        modal = app.screen
+        assert isinstance(modal, CrPlanModal)
+        assert [str(r.cells[1]) for r in modal.query_one(ResourceBrowser).list.rows] == [
+            "New page “Two” under “Welcome”"
+        ]
+        await press(pilot, "escape")
+        assert pages_of(app).planned == 1 and [t for t, _, m in rows(app) if m] == ["Two"]
+        assert "1 step dropped; 1 change planned." in note(app)

@@ -398,11 +398,12 @@ class CrPages(Vertical, HoldsFocus):
         self.hand_over()
         if old is not None and old.steps:
             kept = count(len(plan.steps), "step")
+            verb = "applies" if len(plan.steps) == 1 else "apply"
             if lost:
                 gone = "; ".join(lost)
-                self.note(f"Read again: {kept} of your plan still apply. No longer: {gone}", "error")
+                self.note(f"Read again: {kept} of your plan still {verb}. No longer: {gone}", "error")
             else:
-                self.note(f"Read again: all {kept} of your plan still apply (ctrl+s sends them).")
+                self.note(f"Read again: every step of your plan still applies ({kept}; ctrl+s sends them).")
         return True
 
     # -- drawing ---------------------------------------------------------------------------------------------
