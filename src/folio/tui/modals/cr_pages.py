@@ -84,7 +84,8 @@ class RenamePageModal(FormModal["Step"]):
         self.plan, self.page_id, self.old_title, self.old_slug = plan, page_id, title, slug or ""
         self.link = kind == "link"
         values = {"title": title} if self.link else {"title": title, "slug": slug or ""}
-        super().__init__(values=values, title=Content.assemble("Rename ", (title, "bold")))
+        heading = Content.assemble("Rename ", (safe(title, limit=120).plain, "bold"))
+        super().__init__(values=values, title=heading)
 
     def fields(self) -> Sequence[Field]:
         title = Field("title", "Title")

@@ -387,6 +387,8 @@ class CrPages(Vertical, HoldsFocus):
             plan = await self.services.writing.plan(self.space_id, self.cr.id)
         except ServiceError as exc:
             self.browser.set_error(error_message(exc, doing="Could not read the pages", hint="Press r to try again."))
+            if self.plan is None:
+                self.query_one("#cr-pages-summary", Static).update(Content("The pages could not be read."))
             self.hand_over()
             return False
         old, self.plan = self.plan, plan
@@ -693,7 +695,7 @@ class CrPages(Vertical, HoldsFocus):
         more = f" and its {count(below, 'subpage')}" if below else ""
         confirmed = await self.app.push_screen_wait(
             TypedConfirmModal(
-                Content.assemble("Delete ", (node.title, "bold"), more, "?"),
+                Content.assemble("Delete ", (safe(node.title, limit=120).plain, "bold"), more, "?"),
                 node.title,
                 body="Planned, not sent: ctrl+s sends the plan as one revision (P, then x, takes it back).",
                 action="Plan the deletion",
@@ -717,7 +719,7 @@ class CrPages(Vertical, HoldsFocus):
             return
         confirmed = await self.app.push_screen_wait(
             ConfirmModal(
-                Content.assemble("Revert ", (node.title, "bold"), " to main?"),
+                Content.assemble("Revert ", (safe(node.title, limit=120).plain, "bold"), " to main?"),
                 "Its text, title and place become main's again when the plan is sent; a page main does not have "
                 "is removed. Planned, not sent: ctrl+s sends the plan.",
                 accept_key="y",
