@@ -3,7 +3,8 @@ and the decisions (review, merge, update from main) from any tab.
 
     ChangeRequestScreen(services, space_id, 12)            # by number, or by id
 
-Keys (binding ids ``change-request.*``, ``change_request_keys``): 1/2/3/4 tabs; R review; m merge; u update from
+Keys (binding ids ``change-request.*``, ``change_request_keys``): 1/2/3/4/5 tabs (5: the pages as a tree you
+edit, ``folio.tui.widgets.cr_pages``); R review; m merge; u update from
 main; p PDF link; t subject; d description (e in $EDITOR); S status; a / A ask someone to review, or stop asking
 (``change_request_reviewers``); V since your last review; space sweep; P hold comments, H list them. The changes
 tab adds its own (see ``ChangesPane``). A key that cannot act says why; the footer shows the most useful keys of
@@ -61,6 +62,7 @@ from folio.tui.screens.review.change_request_keys import fit_footer, order_for, 
 from folio.tui.screens.review.change_request_reviewers import asked_of, withdraw_reviewer
 from folio.tui.textual_private import binding_chain
 from folio.tui.widgets.change_overview import SIDE_BY_SIDE_MIN, ChangeOverview, ChangesPane
+from folio.tui.widgets.cr_pages import CrPages
 from folio.tui.widgets.focus_hold import HoldsFocus
 from folio.tui.widgets.footer import KeysFooter
 from folio.tui.widgets.review_bar import ReviewBar
@@ -171,6 +173,8 @@ class ChangeRequestScreen(FolioScreen):
                 yield placeholder
             with TabPane("4 Checks", id="checks"):
                 yield ReviewChecks(self.services, self.space_id, id="cr-checks")
+            with TabPane("5 Pages", id="pages"):
+                yield CrPages(self.services, self.space_id, id="cr-pages")
         yield KeysFooter()
 
     @property
@@ -184,6 +188,10 @@ class ChangeRequestScreen(FolioScreen):
     @property
     def checks(self) -> ReviewChecks:
         return self.query_one("#cr-checks", ReviewChecks)
+
+    @property
+    def pages(self) -> CrPages:
+        return self.query_one("#cr-pages", CrPages)
 
     def on_mount(self) -> None:
         self.sub_title = f" {CRUMB} ".join(self.trail)
@@ -243,6 +251,9 @@ class ChangeRequestScreen(FolioScreen):
         self.refresh_bindings()
         if self.checks.loaded or self.tabs.active == "checks":
             self.call_later(self.checks.load, cr)  # checked again, in its own worker (not this load's cache pass)
+        self.pages.follow(cr)
+        if not self.pages.loaded and self.tabs.active == "pages":
+            self.call_later(self.pages.load, cr)
         if first:
             await self._mount_comments(cr.id)
         try:
@@ -317,7 +328,7 @@ class ChangeRequestScreen(FolioScreen):
     def _holders(self) -> list[HoldsFocus]:
         """The tabs' panes that take the keys for their list (a query by a mixin's type would match by name)."""
         comments = [w for w in self.query_one("#comments", TabPane).children if isinstance(w, HoldsFocus)]
-        return [self.changes, *comments, self.checks]
+        return [self.changes, *comments, self.checks, self.pages]
 
     def _focus_tab(self, name: str) -> None:
         """Give the tab ``name`` the focus: its list (or, while the list loads, the pane holding its keys)."""
@@ -330,6 +341,10 @@ class ChangeRequestScreen(FolioScreen):
             holder = self.checks
             if not holder.loaded and self.cr is not None:
                 holder.load(self.cr)  # checked the first time the tab is shown (it reads every changed page's links)
+        elif name == "pages":
+            holder = self.pages
+            if not holder.loaded and self.cr is not None:
+                holder.load(self.cr)  # read the first time the tab is shown
         for other in self._holders():
             if other is not holder:
                 other.let_go()
@@ -374,6 +389,37 @@ class ChangeRequestScreen(FolioScreen):
             shown = changes.pages.list.move_to(event.page_id)
         if not shown:
             self.notify(f"“{event.title}” is not in the list shown: esc clears its filter.", markup=False)
+
+    def action_back(self) -> None:
+        if self.pages.planned:  # page edits planned and never sent: the pages tab asks before they are dropped
+            self.action_tab("pages")
+            self.pages.action_leave()
+            return
+        super().action_back()
+
+    @on(CrPages.Sent)
+    def _pages_sent(self, event: CrPages.Sent) -> None:
+        self.load()  # a new revision: the overview and the changes tab read it
+
+    @on(CrPages.EditPage)
+    def _edit_page(self, event: CrPages.EditPage) -> None:
+        self._edit_text(event.page_id)
+
+    @work(exclusive=True, group="pages-edit", exit_on_error=False)
+    async def _edit_text(self, page_id: str) -> None:
+        """``E`` on the pages tab: the page's text in $EDITOR (``folio.tui.page_edit``), into this change request."""
+        from folio.tui.page_edit import edit_page  # the editor's dialogs load when first used
+
+        cr = self.cr
+        if cr is None:
+            return
+        closed = None if cr.is_active else f"#{cr.number} is {cr.status}: its pages cannot change."
+        plan = self.pages.plan
+        before = cr.revision
+        sent = await edit_page(self, self.space_id, page_id, change_request=cr.id, closed=closed)
+        if sent is not None and plan is not None and plan.revision == before and sent.change_request.id == cr.id:
+            # Our own revision (a page's text) is not a colleague's: the plan's tree is still the tree.
+            plan.revision = sent.change_request.revision
 
     @on(ChangesPane.Progress)
     def _progress(self, event: ChangesPane.Progress) -> None:

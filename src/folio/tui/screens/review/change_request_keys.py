@@ -50,6 +50,7 @@ BINDINGS: list[BindingType] = [
     _binding("2", "tab('changes')", "Changes", "tab-changes", "Show the changed pages and their diffs"),
     _binding("3", "tab('comments')", "Comments", "tab-comments", "Show the comments"),
     _binding("4", "tab('checks')", "Checks", "tab-checks", "Show the review lint and the overlapping change requests"),
+    _binding("5", "tab('pages')", "Pages", "tab-pages", "Show the pages as a tree you edit, sent as one revision"),
     _binding("R", "review", "Review", "review", "Approve or request changes, with a comment"),
     _binding("m", "merge", "Merge", "merge", "Merge into the space's main content (asks first)"),
     _binding("u", "update_from_main", "Update", "update", "Bring main's changes into it (asks first)"),
@@ -151,6 +152,18 @@ BY_TAB: dict[str, tuple[str, ...]] = {
         "change-request.update",
         "list.filter",
         "screen.refresh",
+    ),
+    "pages": (
+        "cr-pages.new",
+        "cr-pages.rename",
+        "cr-pages.grab",
+        "cr-pages.delete",
+        "cr-pages.plan",
+        "cr-pages.send",
+        "cr-pages.revert",
+        "cr-pages.file",
+        "cr-pages.edit",
+        "cr-pages.reread",
     ),
 }
 PALETTE = 15
