@@ -26,6 +26,9 @@ __all__ = ["FIRST_SCREEN_WAIT", "Watching"]
 log = logging.getLogger(__name__)
 
 FIRST_SCREEN_WAIT = 5.0
+FIRST_LOOK_AFTER = 2.0
+"""Seconds between the first screen showing its list and the watch's first look (never more than the interval):
+the first look builds the client (the demo's sandbox), which the first frames do not wait for."""
 """Seconds the first look waits for the first screen's list before it goes anyway."""
 
 
@@ -51,6 +54,7 @@ class Watching(ContextApp):
     async def _watch_inbox(self, services: Services, interval: float) -> None:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._first_screen.wait(), FIRST_SCREEN_WAIT)
+        await asyncio.sleep(min(FIRST_LOOK_AFTER, interval))
         # (imported once the first screen has shown what it loaded: nothing of the watch is on its path)
         from folio.services.review.inbox_watch import InboxWatch, Problem
 
