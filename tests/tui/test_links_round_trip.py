@@ -82,6 +82,7 @@ def demo_ids(state: SandboxState) -> dict[str, dict[str, Any]]:
         "conversations": in_org,
         "conversation": {"org_id": org, "conversation_id": conversation["id"]},
         "agent": in_org,
+        "inbox": {},
     }
 
 
