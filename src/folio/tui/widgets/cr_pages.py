@@ -446,7 +446,7 @@ class CrPages(Vertical, HoldsFocus):
         if cr.status not in EDITABLE:
             words = f"{head}. It is {cr.status}: its pages cannot change."
         elif not plan.steps:
-            words = f"{head} · nothing planned: n new · e rename · space move · D delete · v revert · f file"
+            words = f"{head} · nothing planned: each edit (n e space D v f) joins one plan"
         else:
             files = f" ({count(len(tree.files), 'file')})" if tree.files else ""
             words = f"{head} · {count(len(plan.steps), 'change')} planned{files}: P shows them, ctrl+s sends them"
