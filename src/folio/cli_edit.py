@@ -179,7 +179,7 @@ class Edit:
 
     async def _run(self, services: Services) -> int:
         from folio.api.errors import ApiError, Unauthorized
-        from folio.services.review.page_address import BadAddress, find_page
+        from folio.services.review.page_address import BadAddress, locate
         from folio.services.review.writing import NotEditable
 
         writing = services.writing
@@ -187,8 +187,8 @@ class Edit:
             if services.local is not None:
                 await services.me()  # which account's drafts these are
                 self.kept_on_disk = services.local.state is not None
-            found = await find_page(services.client, self.address, change_request=self.cr)
-            page = await writing.open(self.address.space_id, found.id, change_request=self.cr)
+            space_id, found = await locate(services.client, self.address, change_request=self.cr)
+            page = await writing.open(space_id, found.id, change_request=self.cr)
         except BadAddress as exc:
             return _say(f"folio: {_printable(exc.describe(), 600)}", EXIT_USAGE)
         except NotEditable as exc:

@@ -234,7 +234,7 @@ def _path(state: SandboxState, revision: str, title: str) -> str:
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
-        (["https://docs.example.com/install"], "is not the address of a page in the app"),
+        (["https://app.gitbook.com/integrations/slack"], "is not the address of a page in the app"),
         (["SPACE/page", "--cr", "2", "--subject", "New"], "--subject makes a new change request"),
         (["https://app.gitbook.com/o/O/s/SPACE/~/changes/3/page", "--cr", "4"], "change request #3 but --cr names 4"),
         (["SPACE/page", "--cr", "#"], "--cr needs a change request's number"),

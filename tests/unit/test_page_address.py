@@ -47,7 +47,7 @@ def test_addresses_are_read(given: str, expected: PageAddress) -> None:
     [
         ("", "No page was given"),
         ("   ", "No page was given"),
-        ("https://docs.example.com/guides/install", "no /s/<space>/ in it"),
+        ("https://app.gitbook.com/o/O1/guides/install", "no /s/<space>/ in it"),
         (f"{APP}/o/ORG1/home", "no /s/<space>/ in it"),
         (f"{APP}/o/ORG1/s/SPACE1/~/revisions/r1/guides", "'~/revisions' of space SPACE1"),
         (f"{APP}/o/ORG1/s/SPACE1/~/changes/", "without its number"),
@@ -145,3 +145,25 @@ async def test_a_space_or_change_request_that_is_not_there_says_so(client: GitBo
     space = next(iter(s for s in state.spaces.values() if not s.get("deletedAt")))
     with pytest.raises(BadAddress, match=f"There is no change request #9999 in space {space['id']}"):
         await find_page(client, parse_page_address(f"{space['id']}/page"), change_request=9999)
+
+
+async def test_a_published_page_is_found_among_the_sites(client: GitBookClient, state: SandboxState) -> None:
+    from folio.services.review.page_address import locate
+
+    site = next(s for s in state.sites.values() if s["organization"] == state.demo_org and s.get("published"))
+    published = await client.sites.published(state.demo_org, site["id"])
+    site_space = next(ss for ss in published.structure.site_spaces() if ss.space and ss.urls and ss.urls.published)
+    assert site_space.space is not None and site_space.urls is not None and site_space.urls.published
+    pages = (await client.content.pages(site_space.space.id)).walk()
+    page = next(p for p in pages if p.type == "document" and p.path)
+    url = site_space.urls.published.rstrip("/") + "/" + (page.path or "")
+    address = parse_page_address(url)
+    assert address.published == url and address.space_id == ""
+    assert await locate(client, address) == (
+        site_space.space.id,
+        await client.content.page(site_space.space.id, page.id),
+    )
+    with pytest.raises(BadAddress, match="not of one page"):
+        await locate(client, parse_page_address(published.site.published_url or ""))
+    with pytest.raises(BadAddress, match="no published site or space"):
+        await locate(client, parse_page_address("https://nowhere.example.com/guide"))

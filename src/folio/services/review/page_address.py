@@ -21,17 +21,18 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from folio.services.errors import Invalid
+from folio.services.links import APP_HOSTS
 
 if TYPE_CHECKING:
     from folio.api.client import GitBookClient
     from folio.models.common import Page
 
-__all__ = ["BadAddress", "PageAddress", "find_page", "parse_page_address"]
+__all__ = ["BadAddress", "PageAddress", "find_page", "locate", "parse_page_address"]
 
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
 FORMS = (
     "give the page's address in the app (https://app.gitbook.com/o/<org>/s/<space>/<page path>, or "
-    ".../s/<space>/~/changes/<number>/<page path>), or <space id>/<page path>"
+    ".../s/<space>/~/changes/<number>/<page path>), its published address, or <space id>/<page path>"
 )
 LISTED = 8
 """Pages named when a path segment matches none."""
@@ -50,8 +51,12 @@ class PageAddress:
     path: str = ""
     change_request: int | None = None
     organization: str | None = None
+    published: str | None = None
+    """A published docs URL (``space_id`` is then found by :func:`locate`, among the sites of your organizations)."""
 
     def words(self) -> str:
+        if self.published is not None:
+            return f"the published page {self.published}"
         where = f"change request #{self.change_request} of " if self.change_request is not None else ""
         page = f"“{self.path}”" if self.path else "the first page"
         return f"{page} in {where}space {self.space_id}"
@@ -78,6 +83,8 @@ def _parse_url(url: str) -> PageAddress:
     organization = None
     if len(segments) >= 2 and segments[0] == "o":
         organization, segments = segments[1], segments[2:]
+    if (parts.hostname or "").lower() not in APP_HOSTS and organization is None and segments[:1] != ["s"]:
+        return PageAddress("", published=url)  # a published docs page: found by locate()
     if len(segments) < 2 or segments[0] != "s":
         raise BadAddress(f"{url!r} is not the address of a page in the app (no /s/<space>/ in it): {FORMS}.")
     space, rest = segments[1], segments[2:]
@@ -127,6 +134,32 @@ async def find_page(client: GitBookClient, address: PageAddress, *, change_reque
     else:
         listing = await client.content.pages(space_id)
     return match_path([p for top in listing.pages for p in top.walk()], address.path, where=title)
+
+
+async def locate(
+    client: GitBookClient, address: PageAddress, *, change_request: int | str | None = None
+) -> tuple[str, Page]:
+    """The space and page ``address`` names: :func:`find_page` for an app URL or a path; a published URL is found
+    among the published sites and spaces of the user's organizations (``folio.services.links``), then read in
+    ``change_request`` (else the main content). BadAddress in words when it names no page."""
+    if address.published is None:
+        return address.space_id, await find_page(client, address, change_request=change_request)
+    from folio.api.errors import NotFound
+    from folio.services.links import LinkError, resolve
+
+    try:
+        link = await resolve(client, address.published)
+    except LinkError as exc:
+        raise BadAddress(exc.describe()) from None
+    space_id, page_id = link.ids.get("space_id"), link.ids.get("page_id")
+    if not space_id or not page_id:
+        raise BadAddress(f"{address.published} is the address of a {link.what}, not of one page: {FORMS}.")
+    try:
+        page = await client.content.page(space_id, page_id, change_request=change_request)
+    except NotFound:
+        where = f"change request {_cr_words(change_request)}" if change_request is not None else "the main content"
+        raise BadAddress(f"The page published at {address.published} is not in {where} of its space.") from None
+    return space_id, page
 
 
 def match_path(pages: list[Page], path: str, *, where: str) -> Page:
