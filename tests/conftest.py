@@ -31,6 +31,25 @@ EXCHANGES: list[dict[str, object]] = []
 RECORD_TO = os.environ.get("FOLIO_RECORD_EXCHANGES")
 
 
+class Counting(httpx.AsyncBaseTransport):
+    """A transport (the sandbox's) that keeps the writes it is sent, as ``METHOD path``: what a test of a lost
+    answer counts to show a write was sent once."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.writes: list[str] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method != "GET":
+            self.writes.append(f"{request.method} {request.url.path}")
+        return await self.inner.handle_async_request(request)
+
+    @property
+    def content_posts(self) -> list[str]:
+        """The batches of content changes sent to change requests."""
+        return [w for w in self.writes if w.endswith("/content")]
+
+
 class RecordingTransport(httpx.AsyncBaseTransport):
     """Passes requests to the sandbox and keeps a copy of each exchange for the contract test."""
 

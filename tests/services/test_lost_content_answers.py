@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-import httpx
 import pytest
 
 from folio.api import GitBookClient, RetryPolicy, Token, errors
@@ -19,24 +18,11 @@ from folio.services.browse import build_tree
 from folio.services.content.collections import content_tree, placement
 from folio.services.content.placed import is_placed
 from folio.services.reconcile import NotDone, send_or_read
-from tests.conftest import SANDBOX_URL, TOKEN
+from tests.conftest import SANDBOX_URL, TOKEN, Counting
 
 
 async def _no_sleep(seconds: float) -> None:
     return None
-
-
-class Counting(httpx.AsyncBaseTransport):
-    """The sandbox's transport, counting the writes it is sent (method and path)."""
-
-    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
-        self.inner = inner
-        self.writes: list[str] = []
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if request.method != "GET":
-            self.writes.append(f"{request.method} {request.url.path}")
-        return await self.inner.handle_async_request(request)
 
 
 @pytest.fixture

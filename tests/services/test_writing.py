@@ -8,7 +8,6 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from folio.api import GitBookClient, RetryPolicy, Token
@@ -25,24 +24,13 @@ from folio.services.review.writing import (
     same_text,
     slug_problem,
 )
-from tests.conftest import SANDBOX_URL, TOKEN
+from tests.conftest import SANDBOX_URL, TOKEN, Counting
 
 CR_SUBJECT = "Clarify Linux install steps"
 
 
 async def _no_sleep(seconds: float) -> None:
     return None
-
-
-class Counting(httpx.AsyncBaseTransport):
-    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
-        self.inner = inner
-        self.writes: list[str] = []
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if request.method != "GET":
-            self.writes.append(f"{request.method} {request.url.path}")
-        return await self.inner.handle_async_request(request)
 
 
 @pytest.fixture

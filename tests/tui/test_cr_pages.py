@@ -9,7 +9,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from textual.pilot import Pilot
 
@@ -23,7 +22,7 @@ from folio.tui.modals.cr_pages import AddFileModal, CrPlanModal, MovedOnModal
 from folio.tui.screens.review.change_request import ChangeRequestScreen
 from folio.tui.widgets.cr_pages import CrPages
 from folio.tui.widgets.resource_browser import ResourceBrowser
-from tests.conftest import SANDBOX_URL, TOKEN
+from tests.conftest import SANDBOX_URL, TOKEN, Counting
 from tests.tui.conftest import settle
 
 LINUX = "Clarify Linux install steps"
@@ -31,21 +30,6 @@ LINUX = "Clarify Linux install steps"
 
 async def _no_sleep(seconds: float) -> None:
     return None
-
-
-class Counting(httpx.AsyncBaseTransport):
-    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
-        self.inner = inner
-        self.writes: list[str] = []
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if request.method != "GET":
-            self.writes.append(f"{request.method} {request.url.path}")
-        return await self.inner.handle_async_request(request)
-
-    @property
-    def content_posts(self) -> list[str]:
-        return [w for w in self.writes if w.endswith("/content")]
 
 
 @pytest.fixture
