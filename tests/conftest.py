@@ -14,9 +14,10 @@ import httpx
 import pytest
 
 from folio.api import GitBookClient, RetryPolicy, Token
-from folio.sandbox import SandboxState, SandboxTransport, create_app
+from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
 from folio.sandbox.clock import Clock
 from folio.sandbox.seed import populate
+from folio.services import Services
 
 FROZEN_AT = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
 SANDBOX_URL = "https://sandbox.folio.test"
@@ -145,6 +146,28 @@ async def client(app, sleeps: list[float]) -> AsyncIterator[GitBookClient]:  # t
     )
     yield c
     await c.aclose()
+
+
+@pytest.fixture
+def faults() -> Faults:
+    """The sandbox's faults behind :func:`flaky` (none yet: a test sets them, also while it runs)."""
+    return Faults(seed=3)
+
+
+@pytest.fixture
+def counting(state: SandboxState, faults: Faults) -> Counting:
+    """The seeded sandbox behind ``faults``, keeping the writes it is sent."""
+    return Counting(SandboxTransport(create_app(state, faults=faults)))
+
+
+@pytest.fixture
+async def flaky(counting: Counting) -> AsyncIterator[Services]:
+    """Services over :func:`counting`, retrying at once (no waits between tries)."""
+    client = GitBookClient(
+        token=Token(TOKEN), base_url=SANDBOX_URL, transport=counting, retry=RetryPolicy(sleep=_no_sleep)
+    )
+    yield Services(client, where="a flaky sandbox")
+    await client.aclose()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

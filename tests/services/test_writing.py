@@ -4,14 +4,13 @@ lost answer looked for, not sent twice; a batch of tree edits as one revision, c
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from folio.api import GitBookClient, RetryPolicy, Token
-from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
+from folio.api import GitBookClient
+from folio.sandbox import Faults, SandboxState
 from folio.sandbox.revisions import walk
 from folio.services import Services
 from folio.services.errors import Invalid
@@ -24,32 +23,13 @@ from folio.services.review.writing import (
     same_text,
     slug_problem,
 )
-from tests.conftest import SANDBOX_URL, TOKEN, Counting
+from tests.conftest import Counting
 
 CR_SUBJECT = "Clarify Linux install steps"
 
 
 async def _no_sleep(seconds: float) -> None:
     return None
-
-
-@pytest.fixture
-def faults() -> Faults:
-    return Faults(seed=5)
-
-
-@pytest.fixture
-def transport(state: SandboxState, faults: Faults) -> Counting:
-    return Counting(SandboxTransport(create_app(state, faults=faults)))
-
-
-@pytest.fixture
-async def services(transport: Counting) -> AsyncIterator[Services]:
-    client = GitBookClient(
-        token=Token(TOKEN), base_url=SANDBOX_URL, transport=transport, retry=RetryPolicy(sleep=_no_sleep)
-    )
-    yield Services(client, where="the sandbox")
-    await client.aclose()
 
 
 @pytest.fixture
@@ -65,51 +45,51 @@ def titled(state: SandboxState, revision: str, title: str) -> dict[str, Any]:
     return next(p for p in tree(state, revision).values() if p["title"] == title)
 
 
-def content_posts(transport: Counting) -> list[str]:
-    return [w for w in transport.writes if w.endswith("/content")]
+def content_posts(counting: Counting) -> list[str]:
+    return [w for w in counting.writes if w.endswith("/content")]
 
 
 async def test_an_edit_goes_into_the_change_request_it_was_read_from(
-    services: Services, state: SandboxState, cr: dict[str, Any], transport: Counting
+    flaky: Services, state: SandboxState, cr: dict[str, Any], counting: Counting
 ) -> None:
     page = titled(state, cr["revision"], "Installation")
-    opened = await services.writing.open(cr["space"], page["id"], change_request=cr["number"])
+    opened = await flaky.writing.open(cr["space"], page["id"], change_request=cr["number"])
     assert opened.markdown == page["markdown"] and opened.revision == cr["revision"]
     text = opened.markdown + "\nA line added from the terminal.\n"
-    diff = services.writing.diff(opened, text)
+    diff = flaky.writing.diff(opened, text)
     assert diff.status == "changed" and any("from the terminal" in line.text for line in diff.unified)
 
-    sent = await services.writing.send(opened, text)
+    sent = await flaky.writing.send(opened, text)
 
     assert sent.change_request.number == cr["number"] and not sent.created
     assert page["id"] in sent.pages
     now = state.change_requests[cr["id"]]
     assert now["revision"] != opened.revision
     assert "A line added from the terminal." in titled(state, now["revision"], "Installation")["markdown"]
-    assert len(content_posts(transport)) == 1
-    assert services.writing.draft(opened) is None  # the service has it: the draft is gone
+    assert len(content_posts(counting)) == 1
+    assert flaky.writing.draft(opened) is None  # the service has it: the draft is gone
 
 
 async def test_an_unchanged_text_sends_nothing(
-    services: Services, state: SandboxState, cr: dict[str, Any], transport: Counting
+    flaky: Services, state: SandboxState, cr: dict[str, Any], counting: Counting
 ) -> None:
     page = titled(state, cr["revision"], "Installation")
-    opened = await services.writing.open(cr["space"], page["id"], change_request=cr["id"])
+    opened = await flaky.writing.open(cr["space"], page["id"], change_request=cr["id"])
     with pytest.raises(NothingChanged):
-        await services.writing.send(opened, opened.markdown + "\n\n")
-    assert transport.writes == []
+        await flaky.writing.send(opened, opened.markdown + "\n\n")
+    assert counting.writes == []
 
 
 async def test_an_edit_of_main_goes_into_a_new_change_request(
-    services: Services, state: SandboxState, cr: dict[str, Any]
+    flaky: Services, state: SandboxState, cr: dict[str, Any]
 ) -> None:
     space = state.spaces[cr["space"]]
     page = next(iter(tree(state, space["revision"]).values()))
-    opened = await services.writing.open(cr["space"], page["id"])
+    opened = await flaky.writing.open(cr["space"], page["id"])
     assert opened.change_request is None and opened.revision == space["revision"]
     before = len(state.change_requests)
 
-    sent = await services.writing.send(opened, "# Fixed\n\nNew words.\n", subject=f"Edit {opened.title}")
+    sent = await flaky.writing.send(opened, "# Fixed\n\nNew words.\n", subject=f"Edit {opened.title}")
 
     assert sent.created and len(state.change_requests) == before + 1
     made = state.change_requests[sent.change_request.id]
@@ -119,114 +99,110 @@ async def test_an_edit_of_main_goes_into_a_new_change_request(
 
 
 async def test_a_colleagues_revision_is_met_before_sending(
-    services: Services, state: SandboxState, cr: dict[str, Any], transport: Counting
+    flaky: Services, state: SandboxState, cr: dict[str, Any], counting: Counting
 ) -> None:
     page = titled(state, cr["revision"], "Installation")
-    mine = await services.writing.open(cr["space"], page["id"], change_request=cr["number"])
-    theirs = await services.writing.open(cr["space"], page["id"], change_request=cr["number"])
-    await services.writing.send(theirs, theirs.markdown + "\nTheir line.\n")
+    mine = await flaky.writing.open(cr["space"], page["id"], change_request=cr["number"])
+    theirs = await flaky.writing.open(cr["space"], page["id"], change_request=cr["number"])
+    await flaky.writing.send(theirs, theirs.markdown + "\nTheir line.\n")
     text = mine.markdown + "\nMy line.\n"
 
     with pytest.raises(MovedOn) as moved:
-        await services.writing.send(mine, text)
+        await flaky.writing.send(mine, text)
 
     assert moved.value.page_changed and moved.value.theirs is not None and "Their line." in moved.value.theirs
     assert any("My line." in line.text for line in moved.value.diff(text).unified)
-    assert len(content_posts(transport)) == 1  # mine was not sent
-    assert services.writing.draft(mine) is not None and services.writing.draft(mine).text == text  # type: ignore[union-attr]
+    assert len(content_posts(counting)) == 1  # mine was not sent
+    assert flaky.writing.draft(mine) is not None and flaky.writing.draft(mine).text == text  # type: ignore[union-attr]
 
-    rebased = await services.writing.open(cr["space"], page["id"], change_request=cr["number"])  # rebase
-    sent = await services.writing.send(rebased, rebased.markdown + "\nMy line.\n")
+    rebased = await flaky.writing.open(cr["space"], page["id"], change_request=cr["number"])  # rebase
+    sent = await flaky.writing.send(rebased, rebased.markdown + "\nMy line.\n")
     stored = titled(state, state.change_requests[cr["id"]]["revision"], "Installation")["markdown"]
     assert "Their line." in stored and "My line." in stored
     assert sent.change_request.number == cr["number"]
 
 
 async def test_a_revision_elsewhere_in_the_change_request_does_not_stop_the_edit(
-    services: Services, state: SandboxState, cr: dict[str, Any]
+    flaky: Services, state: SandboxState, cr: dict[str, Any]
 ) -> None:
     pages = [p for p in tree(state, cr["revision"]).values() if p.get("type") != "link"]
-    mine = await services.writing.open(cr["space"], pages[0]["id"], change_request=cr["id"])
-    other = await services.writing.open(cr["space"], pages[-1]["id"], change_request=cr["id"])
-    await services.writing.send(other, other.markdown + "\nElsewhere.\n")
-    assert await services.writing.moved_on(mine) is None
-    await services.writing.send(mine, mine.markdown + "\nHere.\n")
+    mine = await flaky.writing.open(cr["space"], pages[0]["id"], change_request=cr["id"])
+    other = await flaky.writing.open(cr["space"], pages[-1]["id"], change_request=cr["id"])
+    await flaky.writing.send(other, other.markdown + "\nElsewhere.\n")
+    assert await flaky.writing.moved_on(mine) is None
+    await flaky.writing.send(mine, mine.markdown + "\nHere.\n")
 
 
-async def test_sending_anyway_overwrites_on_purpose(
-    services: Services, state: SandboxState, cr: dict[str, Any]
-) -> None:
+async def test_sending_anyway_overwrites_on_purpose(flaky: Services, state: SandboxState, cr: dict[str, Any]) -> None:
     page = titled(state, cr["revision"], "Installation")
-    mine = await services.writing.open(cr["space"], page["id"], change_request=cr["id"])
-    theirs = await services.writing.open(cr["space"], page["id"], change_request=cr["id"])
-    await services.writing.send(theirs, "# Installation\n\nTheirs.\n")
-    await services.writing.send(mine, "# Installation\n\nMine.\n", force=True)
+    mine = await flaky.writing.open(cr["space"], page["id"], change_request=cr["id"])
+    theirs = await flaky.writing.open(cr["space"], page["id"], change_request=cr["id"])
+    await flaky.writing.send(theirs, "# Installation\n\nTheirs.\n")
+    await flaky.writing.send(mine, "# Installation\n\nMine.\n", force=True)
     assert "Mine." in titled(state, state.change_requests[cr["id"]]["revision"], "Installation")["markdown"]
 
 
-async def test_a_merged_change_request_takes_no_edit(
-    services: Services, state: SandboxState, cr: dict[str, Any]
-) -> None:
+async def test_a_merged_change_request_takes_no_edit(flaky: Services, state: SandboxState, cr: dict[str, Any]) -> None:
     page = titled(state, cr["revision"], "Installation")
-    opened = await services.writing.open(cr["space"], page["id"], change_request=cr["id"])
+    opened = await flaky.writing.open(cr["space"], page["id"], change_request=cr["id"])
     state.change_requests[cr["id"]]["status"] = "merged"
     with pytest.raises(ChangeRequestClosed, match="merged"):
-        await services.writing.send(opened, opened.markdown + "\nx\n")
+        await flaky.writing.send(opened, opened.markdown + "\nx\n")
 
 
 async def test_a_lost_answer_is_found_not_sent_again(
-    services: Services, state: SandboxState, cr: dict[str, Any], faults: Faults, transport: Counting
+    flaky: Services, state: SandboxState, cr: dict[str, Any], faults: Faults, counting: Counting
 ) -> None:
     page = titled(state, cr["revision"], "Installation")
-    opened = await services.writing.open(cr["space"], page["id"], change_request=cr["id"])
+    opened = await flaky.writing.open(cr["space"], page["id"], change_request=cr["id"])
     faults.drop_after_write = 1.0
-    sent = await services.writing.send(opened, opened.markdown + "\nLost but done.\n")
+    sent = await flaky.writing.send(opened, opened.markdown + "\nLost but done.\n")
     faults.drop_after_write = 0.0
     assert sent.found
-    assert len(content_posts(transport)) == 1
+    assert len(content_posts(counting)) == 1
     assert "Lost but done." in titled(state, state.change_requests[cr["id"]]["revision"], "Installation")["markdown"]
-    assert services.writing.draft(opened) is None
+    assert flaky.writing.draft(opened) is None
 
 
 async def test_a_send_that_never_arrived_keeps_the_draft(
-    services: Services, state: SandboxState, cr: dict[str, Any], faults: Faults
+    flaky: Services, state: SandboxState, cr: dict[str, Any], faults: Faults
 ) -> None:
     page = titled(state, cr["revision"], "Installation")
-    opened = await services.writing.open(cr["space"], page["id"], change_request=cr["id"])
+    opened = await flaky.writing.open(cr["space"], page["id"], change_request=cr["id"])
     revision = cr["revision"]
     faults.drop_rate = 1.0  # every request cut before the service sees it
     with pytest.raises(Exception):  # noqa: B017 - the transport's error, whatever the client makes of it
-        await services.writing.send(opened, opened.markdown + "\nKept.\n")
+        await flaky.writing.send(opened, opened.markdown + "\nKept.\n")
     faults.drop_rate = 0.0
     assert state.change_requests[cr["id"]]["revision"] == revision
-    kept = services.writing.draft(opened)
+    kept = flaky.writing.draft(opened)
     assert kept is not None and kept.text.endswith("Kept.\n") and kept.base == opened.markdown
 
 
 async def test_a_lost_answer_that_did_nothing_says_so(
-    services: Services, state: SandboxState, cr: dict[str, Any], faults: Faults, monkeypatch: pytest.MonkeyPatch
+    flaky: Services, state: SandboxState, cr: dict[str, Any], faults: Faults, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     page = titled(state, cr["revision"], "Installation")
-    opened = await services.writing.open(cr["space"], page["id"], change_request=cr["id"])
+    opened = await flaky.writing.open(cr["space"], page["id"], change_request=cr["id"])
     from folio.api import errors
 
     async def lost(*args: Any, **kwargs: Any) -> Any:
         raise errors.TransportError("connection reset")
 
-    monkeypatch.setattr(type(services.client.change_requests), "update_content", lost)
+    monkeypatch.setattr(type(flaky.client.change_requests), "update_content", lost)
     with pytest.raises(NotDone):
-        await services.writing.send(opened, opened.markdown + "\nNever.\n")
-    assert services.writing.draft(opened) is not None
+        await flaky.writing.send(opened, opened.markdown + "\nNever.\n")
+    assert flaky.writing.draft(opened) is not None
 
 
 # --- a batch of tree edits -------------------------------------------------------------------------------------
 
 
 async def test_a_plan_of_every_edit_is_one_revision(
-    services: Services, state: SandboxState, cr: dict[str, Any], tmp_path: Path, transport: Counting
+    flaky: Services, state: SandboxState, cr: dict[str, Any], tmp_path: Path, counting: Counting
 ) -> None:
     before = tree(state, cr["revision"])
-    plan = await services.writing.plan(cr["space"], cr["id"])
+    plan = await flaky.writing.plan(cr["space"], cr["id"])
     pages = [e.page for e in plan.pages]
     docs = [p for p in pages if p.type != "link"]
     top, second = docs[0], next(p for p in docs[1:] if p.id not in {c.id for c in docs[0].pages})
@@ -244,7 +220,7 @@ async def test_a_plan_of_every_edit_is_one_revision(
     assert [line.split(". ", 1)[0] for line in plan.lines()] == ["1", "2", "3", "4", "5", "6"]
     assert plan.lines()[0] == f"1. New page “Troubleshooting” under “{top.title}”"
 
-    sent = await services.writing.send_plan(plan)
+    sent = await flaky.writing.send_plan(plan)
 
     now = state.change_requests[cr["id"]]
     assert sent.change_request.revision == now["revision"] != cr.get("revision_before", plan.revision)
@@ -253,13 +229,13 @@ async def test_a_plan_of_every_edit_is_one_revision(
     assert leaf.id in [p["id"] for p in state.revisions[now["revision"]]["pages"]]  # moved to the top level
     new = [p for pid, p in after.items() if pid not in before]
     assert [p["title"] for p in new] == ["Troubleshooting"]
-    assert len(content_posts(transport)) == 1
+    assert len(content_posts(counting)) == 1
 
 
 async def test_a_plan_is_checked_before_it_is_sent(
-    services: Services, state: SandboxState, cr: dict[str, Any], tmp_path: Path
+    flaky: Services, state: SandboxState, cr: dict[str, Any], tmp_path: Path
 ) -> None:
-    plan = await services.writing.plan(cr["space"], cr["id"])
+    plan = await flaky.writing.plan(cr["space"], cr["id"])
     top = plan.pages[0].page
     child = next(e.page for e in plan.pages if e.depth == 1)
     with pytest.raises(Invalid, match="under itself"):
@@ -286,31 +262,31 @@ async def test_a_plan_is_checked_before_it_is_sent(
 
 
 async def test_a_plan_on_an_old_tree_says_so(
-    services: Services, state: SandboxState, cr: dict[str, Any], transport: Counting
+    flaky: Services, state: SandboxState, cr: dict[str, Any], counting: Counting
 ) -> None:
-    plan = await services.writing.plan(cr["space"], cr["id"])
+    plan = await flaky.writing.plan(cr["space"], cr["id"])
     plan.add_page("Mine")
-    colleague = await services.writing.plan(cr["space"], cr["id"])
+    colleague = await flaky.writing.plan(cr["space"], cr["id"])
     colleague.add_page("Theirs")
-    await services.writing.send_plan(colleague)
+    await flaky.writing.send_plan(colleague)
     with pytest.raises(MovedOn, match="newer revision"):
-        await services.writing.send_plan(plan)
-    sent = await services.writing.send_plan(plan, force=True)
+        await flaky.writing.send_plan(plan)
+    sent = await flaky.writing.send_plan(plan, force=True)
     titles = {p["title"] for p in tree(state, sent.change_request.revision or "").values()}
     assert {"Mine", "Theirs"} <= titles
 
 
 async def test_a_plan_whose_answer_was_lost_is_found(
-    services: Services, state: SandboxState, cr: dict[str, Any], faults: Faults, transport: Counting
+    flaky: Services, state: SandboxState, cr: dict[str, Any], faults: Faults, counting: Counting
 ) -> None:
-    plan = await services.writing.plan(cr["space"], cr["id"])
+    plan = await flaky.writing.plan(cr["space"], cr["id"])
     first = plan.pages[0].page
     plan.add_page("Found again")
     plan.rename(first.id, title="Renamed")
     faults.drop_after_write = 1.0
-    sent = await services.writing.send_plan(plan)
+    sent = await flaky.writing.send_plan(plan)
     faults.drop_after_write = 0.0
-    assert sent.found and len(content_posts(transport)) == 1
+    assert sent.found and len(content_posts(counting)) == 1
 
 
 def test_same_text_ignores_trailing_spaces_only() -> None:
@@ -335,15 +311,15 @@ async def test_the_client_reads_both_answers(client: GitBookClient, state: Sandb
 
 
 async def test_a_merge_into_main_meanwhile_is_met_before_a_new_change_request(
-    services: Services, state: SandboxState, cr: dict[str, Any]
+    flaky: Services, state: SandboxState, cr: dict[str, Any]
 ) -> None:
     space = state.spaces[cr["space"]]
     page = next(p for p in tree(state, space["revision"]).values() if p.get("type") != "link")
-    opened = await services.writing.open(cr["space"], page["id"])
-    colleague = await services.writing.open(cr["space"], page["id"], change_request=cr["id"])
-    await services.writing.send(colleague, colleague.markdown + "\nMerged meanwhile.\n")
-    await services.client.change_requests.merge(cr["space"], cr["id"])
+    opened = await flaky.writing.open(cr["space"], page["id"])
+    colleague = await flaky.writing.open(cr["space"], page["id"], change_request=cr["id"])
+    await flaky.writing.send(colleague, colleague.markdown + "\nMerged meanwhile.\n")
+    await flaky.client.change_requests.merge(cr["space"], cr["id"])
     before = len(state.change_requests)
     with pytest.raises(MovedOn, match="main content moved on"):
-        await services.writing.send(opened, opened.markdown + "\nMine.\n", subject="Mine")
+        await flaky.writing.send(opened, opened.markdown + "\nMine.\n", subject="Mine")
     assert len(state.change_requests) == before  # no change request made for an edit that was not sent

@@ -15,12 +15,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.screen import Screen
 
-from folio.api import GitBookClient, RetryPolicy, Token
-from folio.sandbox import SandboxState, SandboxTransport, create_app
-from folio.sandbox.faults import Faults
+from folio.api import GitBookClient
 from folio.services import Services
 from folio.tui.app import FolioApp
-from tests.conftest import SANDBOX_URL, TOKEN
 
 
 @pytest.fixture
@@ -30,25 +27,6 @@ def services(client: GitBookClient) -> Services:
 
 async def _no_sleep(seconds: float) -> None:
     return None
-
-
-@pytest.fixture
-def faults() -> Faults:
-    """The sandbox's faults for :func:`flaky` (none yet: a test sets them, also while it runs)."""
-    return Faults(seed=3)
-
-
-@pytest.fixture
-async def flaky(state: SandboxState, faults: Faults) -> AsyncIterator[Services]:
-    """Services over the seeded sandbox behind ``faults``, retrying at once (no waits between tries)."""
-    client = GitBookClient(
-        token=Token(TOKEN),
-        base_url=SANDBOX_URL,
-        transport=SandboxTransport(create_app(state, faults=faults)),
-        retry=RetryPolicy(sleep=_no_sleep),
-    )
-    yield Services(client, where="a flaky sandbox")
-    await client.aclose()
 
 
 async def settle(pilot: Pilot[None]) -> None:

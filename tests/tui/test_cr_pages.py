@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from folio.api import GitBookClient, RetryPolicy, Token
-from folio.sandbox import Faults, SandboxState, SandboxTransport, create_app
+from folio.sandbox import Faults, SandboxState
 from folio.sandbox.revisions import walk
 from folio.services import Services
 from folio.services.review.writing import MAX_FILE_BYTES
@@ -22,7 +21,7 @@ from folio.tui.modals.cr_pages import AddFileModal, CrPlanModal, MovedOnModal
 from folio.tui.screens.review.change_request import ChangeRequestScreen
 from folio.tui.widgets.cr_pages import CrPages
 from folio.tui.widgets.resource_browser import ResourceBrowser
-from tests.conftest import SANDBOX_URL, TOKEN, Counting
+from tests.conftest import Counting
 from tests.tui.conftest import settle
 
 LINUX = "Clarify Linux install steps"
@@ -30,25 +29,6 @@ LINUX = "Clarify Linux install steps"
 
 async def _no_sleep(seconds: float) -> None:
     return None
-
-
-@pytest.fixture
-def faults() -> Faults:
-    return Faults(seed=5)
-
-
-@pytest.fixture
-def transport(state: SandboxState, faults: Faults) -> Counting:
-    return Counting(SandboxTransport(create_app(state, faults=faults)))
-
-
-@pytest.fixture
-async def counted(transport: Counting) -> AsyncIterator[Services]:
-    client = GitBookClient(
-        token=Token(TOKEN), base_url=SANDBOX_URL, transport=transport, retry=RetryPolicy(sleep=_no_sleep)
-    )
-    yield Services(client, where="the test sandbox")
-    await client.aclose()
 
 
 @pytest.fixture
@@ -61,10 +41,10 @@ def tree(state: SandboxState, revision: str) -> dict[str, dict[str, Any]]:
 
 
 @pytest.fixture
-def open_cr(counted: Services, cr: dict[str, Any]) -> Callable[..., Any]:
+def open_cr(flaky: Services, cr: dict[str, Any]) -> Callable[..., Any]:
     @asynccontextmanager
     async def run(size: tuple[int, int] = (80, 24)) -> AsyncIterator[tuple[FolioApp, Pilot[None]]]:
-        app = FolioApp(counted, start=lambda: ChangeRequestScreen(counted, cr["space"], cr["number"], trail=("Org",)))
+        app = FolioApp(flaky, start=lambda: ChangeRequestScreen(flaky, cr["space"], cr["number"], trail=("Org",)))
         app.animation_level = "none"
         async with app.run_test(size=size) as pilot:
             await settle(pilot)
@@ -110,8 +90,8 @@ async def test_a_batch_of_every_edit_is_planned_shown_and_sent_as_one_revision(
     open_cr: Any,
     state: SandboxState,
     cr: dict[str, Any],
-    transport: Counting,
-    counted: Services,
+    counting: Counting,
+    flaky: Services,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -170,7 +150,7 @@ async def test_a_batch_of_every_edit_is_planned_shown_and_sent_as_one_revision(
         lines = [str(r.cells[1]) for r in modal.query_one(ResourceBrowser).list.rows]
         assert len(lines) == 6 and lines[0] == "New page “FAQ” under “Installation”"
         await press(pilot, "escape")
-        assert transport.content_posts == []  # nothing sent yet: every edit is in the plan
+        assert counting.content_posts == []  # nothing sent yet: every edit is in the plan
 
         await ask(pilot, "ctrl+s")  # the plan shown first; y sends it
         assert isinstance(app.screen, CrPlanModal)
@@ -179,7 +159,7 @@ async def test_a_batch_of_every_edit_is_planned_shown_and_sent_as_one_revision(
         assert "Sent into change request #" in str(pages.query_one("#cr-pages-note").render())
         assert rows(app)[0] == ("Hi", 0, "")  # read again: what the service holds, nothing planned
 
-    assert len(transport.content_posts) == 1
+    assert len(counting.content_posts) == 1
     now = state.change_requests[cr["id"]]
     after = tree(state, now["revision"])
     assert now["revision"] != first
@@ -190,7 +170,7 @@ async def test_a_batch_of_every_edit_is_planned_shown_and_sent_as_one_revision(
     assert by_title["Windows"] not in after
     main = tree(state, state.spaces[cr["space"]]["revision"])
     assert after[by_title["Linux"]]["markdown"] == main[by_title["Linux"]]["markdown"]
-    files = await counted.client.content.files(cr["space"], change_request=cr["id"], limit=100).collect()
+    files = await flaky.client.content.files(cr["space"], change_request=cr["id"], limit=100).collect()
     assert "d.png" in [f.name for f in files]
 
 
@@ -199,7 +179,7 @@ def note(app: FolioApp) -> str:
 
 
 async def test_a_colleagues_revision_is_met_before_sending_and_the_plan_is_re_applied(
-    open_cr: Any, state: SandboxState, cr: dict[str, Any], transport: Counting, counted: Services
+    open_cr: Any, state: SandboxState, cr: dict[str, Any], counting: Counting, flaky: Services
 ) -> None:
     async with open_cr() as (app, pilot):
         await ask(pilot, "n")  # under Welcome (the page under the cursor), or at the top level: chosen here
@@ -212,16 +192,16 @@ async def test_a_colleagues_revision_is_met_before_sending_and_the_plan_is_re_ap
         await press(pilot, "ctrl+s")
         assert len(pages_of(app).plan.steps) == 2  # type: ignore[union-attr]
 
-        colleague = await counted.writing.plan(cr["space"], cr["id"])  # meanwhile, someone sends their own
+        colleague = await flaky.writing.plan(cr["space"], cr["id"])  # meanwhile, someone sends their own
         colleague.add_page("Theirs")
         colleague.delete(next(e.page.id for e in colleague.pages if e.page.title == "Troubleshooting"))
-        await counted.writing.send_plan(colleague)
+        await flaky.writing.send_plan(colleague)
 
         await ask(pilot, "ctrl+s")
         await ask(pilot, "y")
         await settle_until(pilot, lambda: isinstance(app.screen, MovedOnModal))
         assert "newer revision" in str(app.screen.query_one(".moved--body").render())
-        assert len(transport.content_posts) == 1  # theirs only: nothing of mine was sent
+        assert len(counting.content_posts) == 1  # theirs only: nothing of mine was sent
         await press(pilot, "r")  # read again: the plan re-applied; the rename of a deleted page no longer applies
         said = note(app)
         assert "1 step of your plan still applies" in said and "Rename “Troubleshooting”" in said
@@ -230,20 +210,20 @@ async def test_a_colleagues_revision_is_met_before_sending_and_the_plan_is_re_ap
 
         await ask(pilot, "ctrl+s")
         await press(pilot, "y")
-    assert len(transport.content_posts) == 2
+    assert len(counting.content_posts) == 2
     titles = {p["title"] for p in tree(state, state.change_requests[cr["id"]]["revision"]).values()}
     assert {"Mine", "Theirs"} <= titles and "Help" not in titles
 
 
 async def test_sending_anyway_after_a_colleagues_revision(
-    open_cr: Any, state: SandboxState, cr: dict[str, Any], transport: Counting, counted: Services
+    open_cr: Any, state: SandboxState, cr: dict[str, Any], counting: Counting, flaky: Services
 ) -> None:
     async with open_cr() as (app, pilot):
         await ask(pilot, "n")
         await press(pilot, *"Mine", "ctrl+s")
-        colleague = await counted.writing.plan(cr["space"], cr["id"])
+        colleague = await flaky.writing.plan(cr["space"], cr["id"])
         colleague.add_page("Theirs")
-        await counted.writing.send_plan(colleague)
+        await flaky.writing.send_plan(colleague)
         await ask(pilot, "ctrl+s")
         await ask(pilot, "y")
         await settle_until(pilot, lambda: isinstance(app.screen, MovedOnModal))
@@ -255,11 +235,11 @@ async def test_sending_anyway_after_a_colleagues_revision(
         await press(pilot, "f")
         assert "Sent into change request" in note(app)
     titles = {p["title"] for p in tree(state, state.change_requests[cr["id"]]["revision"]).values()}
-    assert {"Mine", "Theirs"} <= titles and len(transport.content_posts) == 2
+    assert {"Mine", "Theirs"} <= titles and len(counting.content_posts) == 2
 
 
 async def test_a_lost_answer_is_found_not_sent_again(
-    open_cr: Any, state: SandboxState, cr: dict[str, Any], transport: Counting, faults: Faults
+    open_cr: Any, state: SandboxState, cr: dict[str, Any], counting: Counting, faults: Faults
 ) -> None:
     async with open_cr() as (app, pilot):
         await ask(pilot, "n")
@@ -271,13 +251,13 @@ async def test_a_lost_answer_is_found_not_sent_again(
         assert "the answer was lost; read again, it was done" in note(app)
         assert ("Found", 1, "") in rows(app)  # read again: the page is there, nothing left planned
         assert not pages_of(app).plan.steps  # type: ignore[union-attr]
-    assert len(transport.content_posts) == 1
+    assert len(counting.content_posts) == 1
     titles = [p["title"] for p in tree(state, state.change_requests[cr["id"]]["revision"]).values()]
     assert titles.count("Found") == 1
 
 
 async def test_a_failed_send_keeps_the_plan(
-    open_cr: Any, state: SandboxState, cr: dict[str, Any], transport: Counting, faults: Faults
+    open_cr: Any, state: SandboxState, cr: dict[str, Any], counting: Counting, faults: Faults
 ) -> None:
     async with open_cr() as (app, pilot):
         await ask(pilot, "n")
@@ -304,11 +284,11 @@ async def test_esc_asks_before_a_plan_is_dropped(open_cr: Any) -> None:
         assert [t for t, _, m in rows(app) if m] == []
 
 
-async def test_keys_that_cannot_act_say_why(open_cr: Any, counted: Services, state: SandboxState) -> None:
+async def test_keys_that_cannot_act_say_why(open_cr: Any, flaky: Services, state: SandboxState) -> None:
     async with open_cr() as (app, pilot):
         await press(pilot, "P")  # nothing planned: said, and the screen's P (hold comments) is not taken
         assert "Nothing is planned yet" in note(app)
-        assert not counted.pending_review.get(pages_of(app).space_id, pages_of(app).cr.id).holding  # type: ignore[union-attr]
+        assert not flaky.pending_review.get(pages_of(app).space_id, pages_of(app).cr.id).holding  # type: ignore[union-attr]
         await press(pilot, "ctrl+s")
         assert "Nothing is planned: there is nothing to send." in note(app)
         await to_row(app, pilot, "↗ Status page")
@@ -350,10 +330,10 @@ async def test_esc_on_another_tab_with_a_plan_asks_on_the_pages_tab(open_cr: Any
 
 
 async def test_moves_land_where_the_tree_showed_them(
-    open_cr: Any, state: SandboxState, cr: dict[str, Any], transport: Counting
+    open_cr: Any, state: SandboxState, cr: dict[str, Any], counting: Counting
 ) -> None:
     """Out (<), into (>) and the grab, after a deletion beside them: the service's tree after sending is the tree
-    shown before (a deleted page is not counted in a move's position: the service no longer has it)."""
+    shown before (a deleted page is not flaky in a move's position: the service no longer has it)."""
     async with open_cr() as (app, pilot):
         await to_row(app, pilot, "Windows")
         await ask(pilot, "D")
@@ -371,7 +351,7 @@ async def test_moves_land_where_the_tree_showed_them(
         await ask(pilot, "ctrl+s")
         await press(pilot, "y")
         assert [(t, d) for t, d, _ in rows(app)] == shown
-    assert len(transport.content_posts) == 1
+    assert len(counting.content_posts) == 1
 
 
 async def test_a_file_too_large_is_refused_before_and_a_step_is_dropped_from_the_plan(
