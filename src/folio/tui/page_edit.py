@@ -43,6 +43,7 @@ from folio.tui.external_editor import edit_in_editor
 from folio.tui.modals.confirm import ConfirmModal
 from folio.tui.modals.page_edit import Destination, MovedOnModal, PageSendModal, SendChoice
 from folio.tui.safe import safe
+from folio.tui.screens.base import FolioScreen
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -60,7 +61,9 @@ NOTHING = "Nothing changed: nothing was sent."
 
 
 def _services(screen: Screen[Any]) -> Services:
-    return screen.services  # type: ignore[attr-defined, no-any-return]  # every FolioScreen has them
+    if not isinstance(screen, FolioScreen):
+        raise TypeError(f"a page is edited from one of Folio's screens, not {type(screen).__name__}")
+    return screen.services
 
 
 async def edit_page(
@@ -199,9 +202,8 @@ async def _send(
             continue
         said = sent.words() + (f" {sent.url}" if sent.url else "")
         screen.notify(said, markup=False, timeout=8)
-        refresh = getattr(screen, "action_refresh", None)
-        if callable(refresh):
-            refresh()
+        if isinstance(screen, FolioScreen):
+            screen.action_refresh()
         return sent
 
 

@@ -644,9 +644,10 @@ class CrPages(Vertical, HoldsFocus):
         if await self.app.push_screen_wait(question):
             plan.steps.clear()
             self.redraw()
-            back = getattr(self.screen, "action_back", None)
-            if callable(back):
-                back()
+            from folio.tui.screens.base import FolioScreen
+
+            if isinstance(self.screen, FolioScreen):
+                self.screen.action_back()
             return
         self.note(f"Kept: the {steps} (ctrl+s sends them, P shows them).")
 
